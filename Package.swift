@@ -1,0 +1,69 @@
+// swift-tools-version:6.0
+// funnel: user-acquisition funnel analytics for mobile apps, over PostgreSQL through libpq.
+// Targets follow DESIGN.md: one job each; only PostgresClient imports CLibPQ.
+import PackageDescription
+
+let package = Package(
+    name: "funnel",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "funnel", targets: ["funnel"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+    ],
+    targets: [
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+
+        .target(name: "PostgresClient", dependencies: [
+            "CLibPQ",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .target(name: "FunnelCore"),
+        .executableTarget(name: "EmbedSQLTool"),
+        .plugin(name: "EmbedSQL", capability: .buildTool(), dependencies: ["EmbedSQLTool"]),
+        .target(name: "FunnelSQL", plugins: ["EmbedSQL"]),
+        .target(name: "FunnelIngest", dependencies: [
+            "FunnelCore", "FunnelSQL", "PostgresClient", "CZlib",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .target(name: "FunnelCompute", dependencies: [
+            "FunnelCore", "FunnelSQL", "PostgresClient",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .target(name: "FunnelReports", dependencies: [
+            "FunnelCore", "FunnelSQL", "PostgresClient",
+        ]),
+        .target(name: "FunnelGenerate", dependencies: ["FunnelCore", "CZlib"]),
+        .executableTarget(name: "funnel", dependencies: [
+            "FunnelCore", "FunnelSQL", "PostgresClient", "FunnelIngest", "FunnelCompute",
+            "FunnelReports", "FunnelGenerate",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+
+        .target(name: "TestSupport", dependencies: ["PostgresClient", "FunnelCompute"],
+                path: "Tests/TestSupport"),
+        .testTarget(name: "PostgresClientTests", dependencies: ["PostgresClient", "TestSupport"]),
+        .testTarget(name: "FunnelCoreTests", dependencies: ["FunnelCore"]),
+        .testTarget(name: "FunnelComputeTests", dependencies: [
+            "FunnelCompute", "FunnelSQL", "PostgresClient", "TestSupport",
+        ]),
+        .testTarget(name: "FunnelGenerateTests", dependencies: ["FunnelGenerate", "FunnelCore"]),
+        .testTarget(name: "FunnelIngestTests", dependencies: [
+            "FunnelIngest", "FunnelCore", "PostgresClient", "TestSupport",
+        ]),
+        .testTarget(name: "FunnelCLITests", dependencies: ["TestSupport", "PostgresClient"]),
+    ]
+)
+
+// Strict settings, once for every Swift target (as swift-log does).
+for target in package.targets where target.type != .system && target.type != .plugin {
+    var settings = target.swiftSettings ?? []
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    settings.append(.enableUpcomingFeature("InternalImportsByDefault"))
+    settings.append(.enableUpcomingFeature("MemberImportVisibility"))
+    target.swiftSettings = settings
+}

@@ -1,0 +1,63 @@
+/// The kinds of input file funnel ingests (SPEC.md "Input files").
+///
+/// Each kind has one raw table (`raw_<kind>`), a fixed list of fields, and the field that places a
+/// row in time (its partition key). The field lists here are the single source of truth for the
+/// generator, the validator and the loader.
+public enum EventKind: String, CaseIterable, Sendable, Codable, Hashable {
+    case installs
+    case opens
+    case retention
+    case purchases
+    case invites
+    case adSpend = "ad_spend"
+    case steps
+    case ux
+
+    /// The name used on the command line, in file names and in the `kind` NDJSON field.
+    public var name: String { rawValue }
+
+    /// The raw table the kind loads into. Fixed in code: never built from input.
+    public var rawTable: String { "raw_\(rawValue)" }
+
+    /// Whether rows carry an `event_id` and are deduplicated by (kind, app_id, event_id).
+    /// `ad_spend` rows instead replace earlier rows with the same key (restatement).
+    public var isEvent: Bool { self != .adSpend }
+
+    /// The field that places a row in time (and partitions its raw table).
+    public var timeField: String {
+        switch self {
+        case .installs: "installed_at"
+        case .opens: "opened_at"
+        case .retention: "reported_at"
+        case .purchases: "purchased_at"
+        case .invites: "sent_at"
+        case .adSpend: "date"
+        case .steps, .ux: "occurred_at"
+        }
+    }
+
+    /// The kind a file name announces by its first word (`installs-2024-05-01.csv.gz` is
+    /// `installs`; `ad_spend_2024.csv` and `ad-spend.csv` are `ad_spend`), if any.
+    public init?(fileName: String) {
+        let base = fileName.split(separator: "/").last.map(String.init) ?? fileName
+        let lowered = base.lowercased()
+        // Longest names first so "ad_spend" wins over a hypothetical "ad".
+        for kind in EventKind.allCases.sorted(by: { $0.rawValue.count > $1.rawValue.count }) {
+            for spelling in [kind.rawValue, kind.rawValue.replacingUnderscores(with: "-")] {
+                guard lowered.hasPrefix(spelling) else { continue }
+                let rest = lowered.dropFirst(spelling.count)
+                if rest.isEmpty || rest.first.map({ !$0.isLetter && !$0.isNumber }) == true {
+                    self = kind
+                    return
+                }
+            }
+        }
+        return nil
+    }
+}
+
+extension String {
+    fileprivate func replacingUnderscores(with replacement: Character) -> String {
+        String(map { $0 == "_" ? replacement : $0 })
+    }
+}

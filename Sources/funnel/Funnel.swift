@@ -1,0 +1,16 @@
+import ArgumentParser
+
+/// The `funnel` command: user-acquisition funnel analytics over PostgreSQL.
+struct Funnel: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "funnel",
+        abstract: "User-acquisition funnel analytics for mobile apps, over PostgreSQL.",
+        discussion: """
+        Database selection: --database-url, else DATABASE_URL, else libpq's PG* environment or \
+        service file (PGHOST, PGSERVICE, ...), else the embedded cluster under FUNNEL_HOME.
+
+        Exit status: 0 success, 1 the job failed, 2 usage error (bad flags or configuration).
+        """,
+        subcommands: []
+    )
+}

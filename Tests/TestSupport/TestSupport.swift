@@ -1,0 +1,2 @@
+/// Shared fixtures for the test targets (the embedded test cluster arrives with PostgresClient).
+public enum TestSupport {}

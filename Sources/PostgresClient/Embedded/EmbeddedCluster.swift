@@ -1,0 +1,326 @@
+public import Foundation
+public import Logging
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// funnel's own PostgreSQL cluster (SPEC.md "Embedded default"): created with `initdb` on first
+/// use, started with `pg_ctl` on a Unix socket inside its directory (no TCP port), and reused by
+/// later runs.
+///
+/// Layout under `directory`: `data/` (the cluster), `run/` (the socket), `log/postgres.log`, and
+/// `cluster.lock`, an flock that serialises start and stop across processes, so two processes
+/// starting at once end with one running server.
+///
+/// As root, `initdb` and `postgres` refuse to run, so the cluster runs as the unprivileged
+/// `postgres` account via `runuser`, which owns `data/`, `run/` and `log/`; we connect over the
+/// socket as the superuser `funnel` that `initdb -U` created (trust authentication on a socket
+/// only its owner and root can open).
+public struct EmbeddedCluster: Sendable {
+    public static let superuser = "funnel"
+    public static let databaseName = "funnel"
+    public static let port = 5432
+
+    public let directory: URL
+    public var dataDirectory: URL { directory.appending(path: "data") }
+    public var socketDirectory: URL { directory.appending(path: "run") }
+    public var logFile: URL { directory.appending(path: "log/postgres.log") }
+    private var lockFile: URL { directory.appending(path: "cluster.lock") }
+
+    public init(directory: URL) {
+        self.directory = directory.standardizedFileURL
+    }
+
+    /// `FUNNEL_HOME`, else `~/.funnel`; as root, `/var/lib/funnel`, because root's home is closed
+    /// to the `postgres` account that runs the server.
+    public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        if let home = environment["FUNNEL_HOME"], !home.isEmpty {
+            return URL(fileURLWithPath: home)
+        }
+        if geteuid() == 0 {
+            return URL(fileURLWithPath: "/var/lib/funnel")
+        }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return URL(fileURLWithPath: home).appending(path: ".funnel")
+    }
+
+    /// libpq `key=value` connection string for the cluster's database.
+    public var conninfo: String { conninfo(database: Self.databaseName) }
+
+    /// libpq connection string for another database of the cluster.
+    public func conninfo(database: String) -> String {
+        "host=\(Self.quote(socketDirectory.path)) port=\(Self.port) user=\(Self.superuser) dbname=\(Self.quote(database))"
+    }
+
+    /// The cluster's database as a `postgresql://` URL (the socket directory in `host=`).
+    public var url: String {
+        var allowed = CharacterSet.urlQueryAllowed
+        allowed.remove(charactersIn: "/&=+?#")
+        let host = socketDirectory.path.addingPercentEncoding(withAllowedCharacters: allowed) ?? socketDirectory.path
+        return "postgresql://\(Self.superuser)@/\(Self.databaseName)?host=\(host)&port=\(Self.port)"
+    }
+
+    /// What `status()` found.
+    public enum Status: Equatable, Sendable {
+        /// No cluster has been created in the directory yet.
+        case notInitialized
+        case stopped
+        case running(pid: Int32)
+    }
+
+    /// Whether the cluster exists and runs, answering on its socket.
+    public func status() -> Status {
+        guard FileManager.default.fileExists(atPath: dataDirectory.appending(path: "PG_VERSION").path) else {
+            return .notInitialized
+        }
+        guard ConnectionString.ping(conninfo(database: "postgres")) != .noResponse,
+              let pid = postmasterPID()
+        else { return .stopped }
+        return .running(pid: pid)
+    }
+
+    /// What `start` did.
+    public enum StartOutcome: Equatable, Sendable {
+        case alreadyRunning
+        case started(initialized: Bool)
+    }
+
+    /// Creates the cluster if needed and starts it if it is not running; returns once it accepts
+    /// connections and its `funnel` database exists. Safe to call from several processes at once.
+    @discardableResult
+    public func start(logger: Logger = Logger(label: "funnel.cluster")) throws -> StartOutcome {
+        let binaries = try PostgresBinaries.locate()
+        let account = try serverAccount()
+        try prepareDirectories(account: account)
+        return try withClusterLock {
+            let runner = ProcessRunner(account: account?.name, workingDirectory: directory)
+            if ConnectionString.ping(conninfo(database: "postgres")) == .accepting {
+                try ensureDatabase()
+                return .alreadyRunning
+            }
+            var initialized = false
+            if !FileManager.default.fileExists(atPath: dataDirectory.appending(path: "PG_VERSION").path) {
+                try initialize(binaries: binaries, runner: runner, account: account, logger: logger)
+                initialized = true
+            }
+            try writeServerSettings(account: account)
+            try removeStaleLockFiles(logger: logger)
+            logger.info("starting embedded PostgreSQL", metadata: ["cluster.directory": .string(directory.path)])
+            let outcome = try runner.run(binaries.pgCtl, [
+                "start", "-D", dataDirectory.path, "-l", logFile.path, "-w", "-t", "60", "-s",
+            ])
+            if outcome.status != 0 {
+                // Another server may have won a race outside our lock (e.g. started by hand).
+                if ConnectionString.ping(conninfo(database: "postgres")) == .accepting {
+                    try ensureDatabase()
+                    return .alreadyRunning
+                }
+                throw EmbeddedClusterError.commandFailed(
+                    command: "pg_ctl start", output: [outcome.output, logTail()].filter { !$0.isEmpty }.joined(separator: "\n"))
+            }
+            try waitUntilAccepting(seconds: 60)
+            try ensureDatabase()
+            return .started(initialized: initialized)
+        }
+    }
+
+    /// Stops the cluster (fast shutdown: open transactions roll back). Returns false when it was
+    /// not running.
+    @discardableResult
+    public func stop(logger: Logger = Logger(label: "funnel.cluster")) throws -> Bool {
+        guard FileManager.default.fileExists(atPath: dataDirectory.appending(path: "PG_VERSION").path) else {
+            return false
+        }
+        let binaries = try PostgresBinaries.locate()
+        let account = try serverAccount()
+        return try withClusterLock {
+            guard postmasterPID() != nil else { return false }
+            let runner = ProcessRunner(account: account?.name, workingDirectory: directory)
+            let outcome = try runner.run(binaries.pgCtl, ["stop", "-D", dataDirectory.path, "-m", "fast", "-w", "-t", "60", "-s"])
+            if outcome.status != 0, postmasterPID() != nil {
+                throw EmbeddedClusterError.commandFailed(command: "pg_ctl stop", output: outcome.output)
+            }
+            logger.info("stopped embedded PostgreSQL", metadata: ["cluster.directory": .string(directory.path)])
+            return outcome.status == 0
+        }
+    }
+
+    // MARK: - Steps
+
+    private func initialize(binaries: PostgresBinaries, runner: ProcessRunner, account: ServerAccount?,
+                            logger: Logger) throws {
+        // initdb into a scratch directory and rename it into place, so a crash mid-way leaves
+        // no half-made cluster behind.
+        let scratch = directory.appending(path: "data.initializing")
+        try? FileManager.default.removeItem(at: scratch)
+        if FileManager.default.fileExists(atPath: dataDirectory.path) {
+            try FileManager.default.removeItem(at: dataDirectory)
+        }
+        try makeDirectory(scratch, account: account)
+        logger.info("creating embedded PostgreSQL cluster", metadata: ["cluster.directory": .string(directory.path)])
+        try runner.check(binaries.initdb, [
+            "-D", scratch.path, "-U", Self.superuser, "--auth=trust", "--encoding=UTF8", "--no-locale",
+        ])
+        let configuration = scratch.appending(path: "postgresql.conf")
+        let handle = try FileHandle(forWritingTo: configuration)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("\n# funnel: settings written on every start\ninclude_if_exists = 'funnel.conf'\n".utf8))
+        try handle.close()
+        try FileManager.default.moveItem(at: scratch, to: dataDirectory)
+    }
+
+    /// Settings rewritten on every start, so a moved directory still finds its socket.
+    private func writeServerSettings(account: ServerAccount?) throws {
+        let settings = """
+        # Written by funnel on every start of the embedded cluster; edit postgresql.conf instead.
+        listen_addresses = ''
+        port = \(Self.port)
+        unix_socket_directories = '\(socketDirectory.path.replacingOccurrences(of: "'", with: "''"))'
+        unix_socket_permissions = 0700
+        shared_buffers = '256MB'
+        work_mem = '64MB'
+        maintenance_work_mem = '512MB'
+        max_wal_size = '4GB'
+        checkpoint_timeout = '15min'
+        log_min_messages = warning
+        log_line_prefix = '%m [%p] '
+
+        """
+        let file = dataDirectory.appending(path: "funnel.conf")
+        try settings.write(to: file, atomically: true, encoding: .utf8)
+        if let account { chown(file.path, account.uid, account.gid) }
+    }
+
+    /// A crash can leave `postmaster.pid` (and the socket's lock file) naming a process that is
+    /// gone or, after a reboot, some unrelated process; PostgreSQL then refuses to start. Remove
+    /// them when the pid is not a live postgres server.
+    private func removeStaleLockFiles(logger: Logger) throws {
+        let files = [
+            dataDirectory.appending(path: "postmaster.pid"),
+            socketDirectory.appending(path: ".s.PGSQL.\(Self.port).lock"),
+        ]
+        for file in files {
+            guard let pid = Self.firstLinePID(of: file), !Self.isPostgresProcess(pid) else { continue }
+            logger.warning("removing stale lock file left by a crash", metadata: [
+                "cluster.file": .string(file.path), "cluster.pid": .stringConvertible(pid),
+            ])
+            try FileManager.default.removeItem(at: file)
+        }
+    }
+
+    private func waitUntilAccepting(seconds: Int) throws {
+        let deadline = Date().addingTimeInterval(TimeInterval(seconds))
+        while Date() < deadline {
+            if ConnectionString.ping(conninfo(database: "postgres")) == .accepting { return }
+            usleep(100_000)
+        }
+        throw EmbeddedClusterError.notReady(seconds: seconds, logTail: logTail())
+    }
+
+    private func ensureDatabase() throws {
+        let admin = try PostgresConnection(connecting: conninfo(database: "postgres"))
+        let exists = try admin.query("select count(*) from pg_database where datname = $1", [Self.databaseName])
+            .scalar(Int.self) > 0
+        guard !exists else { return }
+        do {
+            try admin.execute("create database \(try admin.quoteIdentifier(Self.databaseName))")
+        } catch let error as PostgresError where error.sqlState == .duplicateDatabase || error.sqlState == .uniqueViolation {
+            return
+        }
+    }
+
+    private func postmasterPID() -> Int32? {
+        guard let pid = Self.firstLinePID(of: dataDirectory.appending(path: "postmaster.pid")),
+              Self.isPostgresProcess(pid)
+        else { return nil }
+        return pid
+    }
+
+    private func logTail(lines: Int = 15) -> String {
+        guard let text = try? String(contentsOf: logFile, encoding: .utf8) else { return "" }
+        return text.split(separator: "\n").suffix(lines).joined(separator: "\n")
+    }
+
+    // MARK: - Accounts, directories and the lock
+
+    struct ServerAccount {
+        let name: String
+        let uid: uid_t
+        let gid: gid_t
+    }
+
+    /// The account that runs the server: nil (ourselves) unless we are root.
+    private func serverAccount() throws -> ServerAccount? {
+        guard geteuid() == 0 else { return nil }
+        guard let entry = getpwnam("postgres") else { throw EmbeddedClusterError.serverAccountMissing }
+        return ServerAccount(name: "postgres", uid: entry.pointee.pw_uid, gid: entry.pointee.pw_gid)
+    }
+
+    private func prepareDirectories(account: ServerAccount?) throws {
+        let socketFile = socketDirectory.appending(path: ".s.PGSQL.\(Self.port)").path
+        guard socketFile.utf8.count <= 107 else { throw EmbeddedClusterError.socketPathTooLong(socketFile) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: account == nil ? 0o700 : 0o755])
+        if account != nil { try checkReachable() }
+        try makeDirectory(socketDirectory, account: account)
+        try makeDirectory(logFile.deletingLastPathComponent(), account: account)
+    }
+
+    private func makeDirectory(_ url: URL, account: ServerAccount?) throws {
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        if let account { chown(url.path, account.uid, account.gid) }
+    }
+
+    /// As root, every ancestor of the directory must let the `postgres` account pass.
+    private func checkReachable() throws {
+        var path = directory
+        while true {
+            var info = stat()
+            if stat(path.path, &info) == 0, info.st_mode & S_IXOTH == 0 {
+                throw EmbeddedClusterError.directoryUnreachable(directory: directory.path, blockedAt: path.path)
+            }
+            let parent = path.deletingLastPathComponent()
+            if parent.path == path.path { return }
+            path = parent
+        }
+    }
+
+    private func withClusterLock<T>(_ body: () throws -> T) throws -> T {
+        let descriptor = open(lockFile.path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw EmbeddedClusterError.commandFailed(command: "open \(lockFile.path)", output: String(cString: strerror(errno)))
+        }
+        defer { close(descriptor) }
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else {
+                throw EmbeddedClusterError.commandFailed(command: "flock \(lockFile.path)", output: String(cString: strerror(errno)))
+            }
+        }
+        defer { flock(descriptor, LOCK_UN) }
+        return try body()
+    }
+
+    // MARK: - Helpers
+
+    static func firstLinePID(of file: URL) -> Int32? {
+        guard let text = try? String(contentsOf: file, encoding: .utf8),
+              let first = text.split(whereSeparator: \.isNewline).first
+        else { return nil }
+        return Int32(first.trimmingCharacters(in: .whitespaces)).map { abs($0) }
+    }
+
+    /// Whether `pid` is a live process named postgres (a server, not a recycled pid).
+    static func isPostgresProcess(_ pid: Int32) -> Bool {
+        guard pid > 0, let name = try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8) else {
+            return false
+        }
+        let command = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        return command == "postgres" || command == "postmaster"
+    }
+
+    static func quote(_ value: String) -> String {
+        "'" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'"
+    }
+}

@@ -1,0 +1,64 @@
+import ArgumentParser
+import Foundation
+import FunnelSQL
+import Logging
+import PostgresClient
+
+/// `--database-url`, shared by every command that talks to the database, and SPEC.md's order of
+/// selection: the flag, else `DATABASE_URL`, else libpq's `PG*` environment or service file,
+/// else the embedded cluster (started on demand).
+struct DatabaseOptions: ParsableArguments {
+    @Option(name: .customLong("database-url"),
+            help: ArgumentHelp("PostgreSQL connection URL or libpq conninfo (default: DATABASE_URL, then PG* variables, then the embedded cluster).",
+                               valueName: "url"))
+    var databaseURL: String?
+
+    /// Where the connection settings came from, for messages.
+    enum Source: Equatable {
+        case flag, environmentURL, libpqEnvironment, embedded
+    }
+
+    static let libpqVariables = ["PGHOST", "PGHOSTADDR", "PGPORT", "PGDATABASE", "PGUSER", "PGSERVICE"]
+
+    func source(environment: [String: String] = ProcessInfo.processInfo.environment) -> Source {
+        if let databaseURL, !databaseURL.isEmpty { return .flag }
+        if let url = environment["DATABASE_URL"], !url.isEmpty { return .environmentURL }
+        if Self.libpqVariables.contains(where: { environment[$0]?.isEmpty == false }) { return .libpqEnvironment }
+        return .embedded
+    }
+
+    /// Connection settings for the selected database; the embedded cluster is created and
+    /// started first when it is the one selected.
+    func settings(logger: Logger, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ConnectionSettings {
+        let conninfo: String
+        switch source(environment: environment) {
+        case .flag: conninfo = databaseURL!
+        case .environmentURL: conninfo = environment["DATABASE_URL"]!
+        case .libpqEnvironment: conninfo = ""
+        case .embedded:
+            let cluster = EmbeddedCluster(directory: EmbeddedCluster.defaultDirectory(environment: environment))
+            do {
+                try cluster.start(logger: logger)
+            } catch {
+                throw CommandFailure("cannot start the embedded PostgreSQL: \(error)")
+            }
+            conninfo = cluster.conninfo
+        }
+        if conninfo.isEmpty == false, ConnectionString.parse(conninfo) == nil {
+            throw CommandFailure.usage("the database URL is not a valid PostgreSQL URL or conninfo string")
+        }
+        return ConnectionSettings(conninfo: conninfo, searchPath: FunnelSchema.searchPath)
+    }
+
+    /// Opens a connection to the selected database, with a message that says what to do when
+    /// the server cannot be reached.
+    func connect(logger: Logger) throws -> (PostgresConnection, ConnectionSettings) {
+        let settings = try settings(logger: logger)
+        do {
+            return (try settings.connect(logger: logger), settings)
+        } catch let error as PostgresError where error.isConnectionFailure {
+            throw CommandFailure("cannot connect to PostgreSQL at \(settings.redactedDescription): \(error.message)\n"
+                + "Check that the server runs and accepts connections, or unset DATABASE_URL/--database-url to use the embedded cluster.")
+        }
+    }
+}

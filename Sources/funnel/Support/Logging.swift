@@ -1,0 +1,85 @@
+import ArgumentParser
+import Foundation
+import Logging
+
+/// `--verbose` / `--quiet`, shared by every command.
+struct LoggingOptions: ParsableArguments {
+    @Flag(name: .shortAndLong, help: "Log more detail (debug level).")
+    var verbose = false
+
+    @Flag(name: .shortAndLong, help: "Log only warnings and errors.")
+    var quiet = false
+
+    /// Sets up logging once for the process and returns the command's logger.
+    func bootstrap(label: String) -> Logger {
+        let level: Logger.Level = verbose ? .debug : (quiet ? .warning : .info)
+        LoggingBootstrap.once(level: level)
+        var logger = Logger(label: label)
+        logger.logLevel = level
+        return logger
+    }
+}
+
+enum LoggingBootstrap {
+    private static let done = NSLock()
+    nonisolated(unsafe) private static var isBootstrapped = false
+
+    static func once(level: Logger.Level) {
+        done.lock()
+        defer { done.unlock() }
+        guard !isBootstrapped else { return }
+        isBootstrapped = true
+        let structured = isatty(STDERR_FILENO) == 0
+        LoggingSystem.bootstrap { label in
+            var handler = StderrLogHandler(label: label, structured: structured)
+            handler.logLevel = level
+            return handler
+        }
+    }
+}
+
+/// Logs to standard error: short human lines on a terminal; one logfmt line per event
+/// (`ts=... level=info msg="..." key=value`) otherwise, for journals and log shippers.
+struct StderrLogHandler: LogHandler {
+    let label: String
+    let structured: Bool
+    var logLevel: Logger.Level = .info
+    var metadata: Logger.Metadata = [:]
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        var merged = metadata
+        for (key, value) in event.metadata ?? [:] { merged[key] = value }
+        let line: String
+        if structured {
+            var parts = ["ts=\(Self.timestamp())", "level=\(event.level)", "msg=\(Self.quoted(event.message.description))"]
+            for (key, value) in merged.sorted(by: { $0.key < $1.key }) {
+                parts.append("\(key)=\(Self.quoted(value.description))")
+            }
+            line = parts.joined(separator: " ")
+        } else {
+            let details = merged.sorted(by: { $0.key < $1.key }).map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+            let prefix = event.level >= .warning ? "\(event.level): " : ""
+            line = prefix + event.message.description + (details.isEmpty ? "" : " (\(details))")
+        }
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    private static func timestamp() -> String {
+        Date().formatted(.iso8601)
+    }
+
+    private static func quoted(_ text: String) -> String {
+        if !text.isEmpty, !text.contains(where: { $0 == " " || $0 == "\"" || $0 == "=" || $0.isNewline }) {
+            return text
+        }
+        let escaped = text.replacingOccurrences(of: "\\", with: "\\\\")
+            .replacingOccurrences(of: "\"", with: "\\\"")
+            .replacingOccurrences(of: "\n", with: "\\n")
+        return "\"\(escaped)\""
+    }
+}

@@ -71,10 +71,11 @@ final class ByteSource {
             }
         case .gzip(let file):
             let n = gzread(file, destination, UInt32(min(count, Int(Int32.max))))
-            if n < 0 {
-                var code: Int32 = 0
-                let message = gzerror(file, &code).map { String(cString: $0) } ?? "inflate failed"
-                throw .badGzip(message)
+            var code: Int32 = 0
+            let message = gzerror(file, &code).map { String(cString: $0) } ?? "inflate failed"
+            // A truncated stream reads to its end and then reports Z_BUF_ERROR, not n < 0.
+            if n < 0 || (n == 0 && code != Z_OK && code != Z_STREAM_END) {
+                throw .badGzip(message.isEmpty ? "inflate failed" : message)
             }
             bytesProduced += Int64(n)
             return Int(n)

@@ -67,6 +67,8 @@ struct ValidationTests {
         #expect(try outcome(.opens, ["opened_at": "1999-12-31T23:59:59Z"]).reason
             == "opened_at: \"1999-12-31T23:59:59Z\" is before 2000-01-01")
         #expect(try outcome(.opens, ["opened_at": "2024-06-02T23:00:00Z"]).reason == nil)
+        #expect(try outcome(.opens, ["opened_at": "1714557600"]).reason
+            == "opened_at: \"1714557600\" looks like Unix epoch seconds; epoch timestamps must be in milliseconds")
         #expect(try outcome(.opens, ["opened_at": "2024-06-03T00:00:01Z"]).reason
             == "opened_at: \"2024-06-03T00:00:01Z\" is more than 2 days in the future")
         #expect(try outcome(.opens, ["opened_at": "2024-05-01T10:00:00+25:00"]).reason

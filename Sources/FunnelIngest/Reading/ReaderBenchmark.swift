@@ -28,9 +28,9 @@ public enum ReaderBenchmark {
         return result
     }
 
-    /// Writes a realistic `installs` CSV of `rows` rows (quoted fields, optional columns left
-    /// empty, a few invalid rows) to measure with ``run(path:options:)``.
-    public static func writeSampleInstalls(path: String, rows: Int) throws {
+    /// Writes a realistic `installs` file of `rows` rows (CSV: quoted fields and optional
+    /// columns left empty; about 1% invalid rows) to measure with ``run(path:options:)``.
+    public static func writeSampleInstalls(path: String, rows: Int, format: InputFormat = .csv) throws {
         let networks = ["organic", "facebook", "google_ads", "unity", "applovin", "tiktok"]
         let countries = ["US", "DE", "BR", "IN", "JP", "GB", "FR", ""]
         let campaigns = ["spring_sale", "\"brand, search\"", "retarget_q2", ""]
@@ -38,8 +38,9 @@ public enum ReaderBenchmark {
         let output = try FileOutput(path: path)
         var line: [UInt8] = []
         line.reserveCapacity(1 << 20)
-        line.append(contentsOf: Array(
-            "event_id,app_id,user_id,installed_at,network,platform,country,campaign,referrer_user_id,invite_id\n".utf8))
+        let names = ["event_id", "app_id", "user_id", "installed_at", "network", "platform", "country", "campaign",
+                     "referrer_user_id", "invite_id"]
+        if format == .csv { line.append(contentsOf: Array((names.joined(separator: ",") + "\n").utf8)) }
         var state: UInt64 = 0x9e37_79b9_7f4a_7c15
         for row in 0..<rows {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
@@ -49,10 +50,23 @@ public enum ReaderBenchmark {
             let stamp = String(decoding: micros.prefix(19), as: UTF8.self).replacingSpace() + "Z"
             let installedAt = r % 97 == 0 ? "2024-05-01 10:00:00" : stamp
             let viral = r % 11 == 0
-            let text = "ev-\(row),com.example.app,user-\(r % 5_000_000),\(installedAt),"
-                + "\(viral ? "organic" : networks[r % networks.count]),\(r % 2 == 0 ? "ios" : "Android"),"
-                + "\(countries[r % countries.count]),\(campaigns[r % campaigns.count]),"
-                + "\(viral ? "user-\(r % 1000)" : ""),\(viral ? "inv-\(row)" : "")\n"
+            let values = [
+                "ev-\(row)", "com.example.app", "user-\(r % 5_000_000)", installedAt,
+                viral ? "organic" : networks[r % networks.count], r % 2 == 0 ? "ios" : "Android",
+                countries[r % countries.count], campaigns[r % campaigns.count],
+                viral ? "user-\(r % 1000)" : "", viral ? "inv-\(row)" : "",
+            ]
+            let text: String
+            switch format {
+            case .csv:
+                text = values.joined(separator: ",") + "\n"
+            case .ndjson:
+                let members = zip(names, values).filter { !$0.1.isEmpty }.map { name, value in
+                    let unquoted = value.hasPrefix("\"") ? String(value.dropFirst().dropLast()) : value
+                    return "\"\(name)\":\"\(unquoted.replacingQuotes())\""
+                }
+                text = "{" + members.joined(separator: ",") + "}\n"
+            }
             line.append(contentsOf: Array(text.utf8))
             if line.count > (1 << 20) - 512 {
                 try output.write(line)
@@ -66,4 +80,7 @@ public enum ReaderBenchmark {
 
 extension String {
     fileprivate func replacingSpace() -> String { String(map { $0 == " " ? "T" : $0 }) }
+    fileprivate func replacingQuotes() -> String {
+        split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\\\"")
+    }
 }

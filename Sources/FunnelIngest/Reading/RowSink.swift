@@ -3,7 +3,7 @@ public import FunnelCore
 /// What one ``InputFileReader/readBatch(maxRows:into:)`` call produced: each kind's COPY text
 /// lines, the rejected rows, and counts. Reuse one sink and call ``reset()`` between batches:
 /// the buffers keep their capacity.
-public struct RowSink {
+public struct RowSink: Sendable {
     /// Per kind, indexed by kind ordinal: COPY text lines for `COPY stage_<kind> FROM STDIN`.
     var buffers: [[UInt8]]
     var counts: [Int]

@@ -13,6 +13,8 @@ enum FieldFailure: Error, Equatable {
     case notTimestamp
     case notCalendarTime
     case tooEarly
+    /// Epoch seconds where milliseconds are expected (the instant would fall in 1970).
+    case epochSeconds
     case tooLate
     case notDate
     case negative
@@ -55,6 +57,8 @@ extension FieldFailure {
             return "\(name): \(shown) is not a timestamp (use RFC 3339 like 2024-05-01T10:00:00Z or Unix epoch milliseconds)"
         case .notCalendarTime: return "\(name): \(shown) is not a valid date and time"
         case .tooEarly: return "\(name): \(shown) is before 2000-01-01"
+        case .epochSeconds:
+            return "\(name): \(shown) looks like Unix epoch seconds; epoch timestamps must be in milliseconds"
         case .tooLate: return "\(name): \(shown) is more than 2 days in the future"
         case .notDate: return "\(name): \(shown) is not a date (use YYYY-MM-DD)"
         case .negative: return "\(name): \(shown) is negative"

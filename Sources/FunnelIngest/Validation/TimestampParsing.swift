@@ -31,7 +31,14 @@ struct TimestampParser {
             case .failure(let failure): return .failure(failure)
             }
         }
-        if micros < CivilTime.earliestMicros { return .failure(.tooEarly) }
+        if micros < CivilTime.earliestMicros {
+            let asSeconds = micros.multipliedReportingOverflow(by: 1000)
+            if !asSeconds.overflow, asSeconds.partialValue >= CivilTime.earliestMicros,
+               asSeconds.partialValue <= latestMicros, Self.epochMillis(p) != nil {
+                return .failure(.epochSeconds)
+            }
+            return .failure(.tooEarly)
+        }
         if micros > latestMicros { return .failure(.tooLate) }
         return .success(micros)
     }

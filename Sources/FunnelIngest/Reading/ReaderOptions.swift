@@ -67,6 +67,11 @@ public struct TimeBounds: Sendable, Hashable {
     public var earliestMicros: Int64
     public var latestMicros: Int64
 
+    public init(earliestMicros: Int64, latestMicros: Int64) {
+        self.earliestMicros = earliestMicros
+        self.latestMicros = latestMicros
+    }
+
     /// The UTC date of ``earliestMicros`` as `YYYY-MM-DD`.
     public var earliestDate: String { Self.date(earliestMicros) }
     /// The UTC date of ``latestMicros`` as `YYYY-MM-DD`.

@@ -1,0 +1,102 @@
+import CZlib
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where the bytes of an input file come from: the file itself, or zlib inflating it.
+///
+/// Both read straight into a caller's buffer, so memory stays bounded by that buffer whatever the
+/// file's size.
+final class ByteSource {
+    /// Why a source could not be read; the reader turns these into a ``FileRefusal``.
+    enum Failure: Error {
+        case cannotOpen(String)
+        case readFailed(String)
+        case badGzip(String)
+    }
+
+    private enum Handle {
+        case plain(Int32)
+        case gzip(gzFile)
+    }
+
+    private var handle: Handle?
+    /// Whether the file starts with the gzip magic bytes (1f 8b).
+    let isGzip: Bool
+    /// Bytes read from the file (compressed bytes are not counted: this is what the parser saw).
+    private(set) var bytesProduced: Int64 = 0
+
+    init(path: String) throws(Failure) {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw .cannotOpen(String(cString: strerror(errno))) }
+        var magic: (UInt8, UInt8) = (0, 0)
+        let got = withUnsafeMutableBytes(of: &magic) { pread(fd, $0.baseAddress, 2, 0) }
+        if got < 0 {
+            let message = String(cString: strerror(errno))
+            close(fd)
+            throw .readFailed(message)
+        }
+        isGzip = got == 2 && magic.0 == 0x1f && magic.1 == 0x8b
+        if isGzip {
+            // gzdopen takes ownership of the descriptor: gzclose closes it.
+            guard let file = gzdopen(fd, "rb") else {
+                close(fd)
+                throw .badGzip("zlib could not open the stream")
+            }
+            gzbuffer(file, 256 * 1024)
+            handle = .gzip(file)
+        } else {
+            handle = .plain(fd)
+        }
+    }
+
+    deinit { release() }
+
+    /// Reads up to `count` bytes into `destination`; returns 0 at the end of the file.
+    func read(into destination: UnsafeMutablePointer<UInt8>, count: Int) throws(Failure) -> Int {
+        guard let handle else { return 0 }
+        switch handle {
+        case .plain(let fd):
+            while true {
+                let n = systemRead(fd, destination, count)
+                if n >= 0 {
+                    bytesProduced += Int64(n)
+                    return n
+                }
+                if errno == EINTR { continue }
+                throw .readFailed(String(cString: strerror(errno)))
+            }
+        case .gzip(let file):
+            let n = gzread(file, destination, UInt32(min(count, Int(Int32.max))))
+            var code: Int32 = 0
+            let message = gzerror(file, &code).map { String(cString: $0) } ?? "inflate failed"
+            // A truncated stream reads to its end and then reports Z_BUF_ERROR, not n < 0.
+            if n < 0 || (n == 0 && code != Z_OK && code != Z_STREAM_END) {
+                throw .badGzip(message.isEmpty ? "inflate failed" : message)
+            }
+            bytesProduced += Int64(n)
+            return Int(n)
+        }
+    }
+
+    /// Releases the descriptor or zlib stream; later reads return end of file.
+    func release() {
+        guard let handle else { return }
+        switch handle {
+        case .plain(let fd): systemClose(fd)
+        case .gzip(let file): gzclose(file)
+        }
+        self.handle = nil
+    }
+}
+
+private func systemRead(_ fd: Int32, _ buffer: UnsafeMutablePointer<UInt8>, _ count: Int) -> Int {
+    read(fd, buffer, count)
+}
+
+private func systemClose(_ fd: Int32) {
+    _ = close(fd)
+}

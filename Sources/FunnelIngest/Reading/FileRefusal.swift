@@ -1,0 +1,64 @@
+public import FunnelCore
+
+/// Why a whole file is refused: it is not the format it claims to be, or it cannot be read.
+/// No row of a refused file is loaded. `description` names the file and says what to do.
+public enum FileRefusal: Error, Sendable, Equatable, CustomStringConvertible {
+    case unreadable(path: String, reason: String)
+    /// Gzip magic bytes but the stream does not inflate (corrupt or truncated).
+    case badGzip(path: String, reason: String)
+    /// NUL bytes or invalid UTF-8 at the start: not a text file.
+    case binary(path: String)
+    case missingColumns(path: String, kind: EventKind, columns: [String])
+    case tooManyColumns(path: String, count: Int, max: Int)
+    case headerTooLong(path: String, maxBytes: Int)
+    /// An NDJSON file whose first non-empty line is not a JSON object.
+    case notNDJSON(path: String)
+    /// A CSV file whose kind is not given by `--kind` nor by its name.
+    case unknownKind(path: String)
+
+    /// The file this refusal is about.
+    public var path: String {
+        switch self {
+        case .unreadable(let path, _), .badGzip(let path, _), .binary(let path),
+             .missingColumns(let path, _, _), .tooManyColumns(let path, _, _),
+             .headerTooLong(let path, _), .notNDJSON(let path), .unknownKind(let path):
+            path
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .unreadable(let path, let reason):
+            "\(path): cannot read the file: \(reason)"
+        case .badGzip(let path, let reason):
+            "\(path): refused: not a valid gzip stream (\(reason)); re-export or re-compress the file"
+        case .binary(let path):
+            "\(path): refused: binary content (NUL bytes or invalid UTF-8), not a CSV or NDJSON text file"
+        case .missingColumns(let path, let kind, let columns):
+            "\(path): refused: the CSV header lacks the required \(kind.name) column\(columns.count == 1 ? "" : "s") "
+                + "\(columns.joined(separator: ", ")) (columns are matched by name, case-sensitive)"
+        case .tooManyColumns(let path, let count, let max):
+            "\(path): refused: header has \(count) columns, at most \(max)"
+        case .headerTooLong(let path, let maxBytes):
+            "\(path): refused: the header row is longer than \(maxBytes) bytes"
+        case .notNDJSON(let path):
+            "\(path): refused: the first line is not a JSON object, so this is not NDJSON"
+        case .unknownKind(let path):
+            "\(path): refused: cannot tell which kind of rows it holds; pass --kind "
+                + "(\(EventKind.allCases.map(\.name).joined(separator: ", "))) or name the file after "
+                + "its kind, like installs-2024-05-01.csv"
+        }
+    }
+}
+
+/// A reader option that cannot be used, e.g. an unknown `--assume-tz` zone (a usage error).
+public enum ReaderOptionError: Error, Sendable, Equatable, CustomStringConvertible {
+    case unknownTimeZone(String)
+
+    public var description: String {
+        switch self {
+        case .unknownTimeZone(let text):
+            "--assume-tz \(text): not a time zone; use an IANA name like Europe/Berlin or an offset like +02:00"
+        }
+    }
+}

@@ -1,0 +1,143 @@
+import FunnelCore
+
+extension InputFileReader {
+    func reject(_ record: RecordScanner.Record, kind: EventKind?, reason: String, into sink: inout RowSink) {
+        let raw = UTF8Check.displayText(record.bytes, limit: options.maxRawTextBytes, ellipsis: false)
+        sink.rejects.append(RejectedRow(line: record.line, kind: kind, raw: raw, reason: reason))
+    }
+
+    /// A rejection reason for a record the scanner could not cut normally, if it is one.
+    func scannerReason(_ record: RecordScanner.Record) -> String? {
+        switch record.status {
+        case .complete: nil
+        case .tooLong: "record longer than \(Self.byteSize(options.maxRecordBytes))"
+        case .unterminatedQuote: "unterminated quoted field at the end of the file"
+        }
+    }
+
+    static func byteSize(_ bytes: Int) -> String {
+        if bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
+        if bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
+        return "\(bytes) bytes"
+    }
+}
+
+extension InputFileReader {
+    func processCSV(_ record: RecordScanner.Record, into sink: inout RowSink) {
+        guard let kind else { return }
+        if let reason = scannerReason(record) {
+            reject(record, kind: kind, reason: reason, into: &sink)
+            return
+        }
+        let columns = columnMap.count
+        csv.split(record.bytes, maxFields: columns)
+        if csv.fieldCount != columns {
+            let found = csv.fieldCount > columns ? "more than \(columns)" : "\(csv.fieldCount)"
+            reject(record, kind: kind, reason: "record has \(found) fields, the header has \(columns)", into: &sink)
+            return
+        }
+        let plan = encoder.plans[kind.ordinal]
+        for index in 0..<plan.specs.count { values[index] = FieldValue() }
+        for column in 0..<columns {
+            let field = columnMap[column]
+            if field >= 0 {
+                values[field] = FieldValue(tag: .string, start: csv.starts[column], count: csv.counts[column])
+            }
+        }
+        encode(record, kind: kind, store: csv.store, into: &sink)
+    }
+
+    func processJSON(_ record: RecordScanner.Record, into sink: inout RowSink) {
+        if let reason = scannerReason(record) {
+            reject(record, kind: kind, reason: reason, into: &sink)
+            return
+        }
+        if let failure = json.parse(record.bytes) {
+            reject(record, kind: kind, reason: failure.reason, into: &sink)
+            return
+        }
+        let rowKind: EventKind
+        switch kindOfRow() {
+        case .success(let found): rowKind = found
+        case .failure(let reason):
+            reject(record, kind: kind, reason: reason.text, into: &sink)
+            return
+        }
+        let plan = encoder.plans[rowKind.ordinal]
+        for index in 0..<plan.specs.count { values[index] = FieldValue() }
+        json.store.withUnsafeBufferPointer { store in
+            for entry in json.entries {
+                let key = UnsafeBufferPointer(rebasing: store[Int(entry.keyStart)..<Int(entry.keyStart + entry.keyCount)])
+                if let field = plan.lookup.index(of: key) { values[field] = entry.value }
+            }
+        }
+        encode(record, kind: rowKind, store: json.store, into: &sink)
+    }
+
+    struct KindReason: Error {
+        var text: String
+    }
+
+    /// The row's kind: the file's, checked against a `kind` field if the line has one; else
+    /// the line's `kind` field.
+    private func kindOfRow() -> Result<EventKind, KindReason> {
+        var named: Int?
+        var shown: String?
+        let found: Bool = json.store.withUnsafeBufferPointer { store in
+            for entry in json.entries {
+                let key = UnsafeBufferPointer(rebasing: store[Int(entry.keyStart)..<Int(entry.keyStart + entry.keyCount)])
+                guard key.elementsEqual(kindKey) else { continue }
+                let value = UnsafeBufferPointer(
+                    rebasing: store[Int(entry.value.start)..<Int(entry.value.start + entry.value.count)])
+                if entry.value.tag == .absent { return false }
+                named = entry.value.tag == .string ? kindNames.index(of: value) : nil
+                shown = UTF8Check.displayText(value, limit: 64)
+                return true
+            }
+            return false
+        }
+        let names = EventKind.allCases.map(\.name).joined(separator: ", ")
+        if found && named == nil {
+            return .failure(KindReason(text: "kind: \"\(shown ?? "")\" is not one of \(names)"))
+        }
+        if let kind {
+            if let named, EventKind.allCases[named] != kind {
+                return .failure(KindReason(
+                    text: "kind: \"\(EventKind.allCases[named].name)\" does not match the file's kind \(kind.name)"))
+            }
+            return .success(kind)
+        }
+        guard let named else {
+            return .failure(KindReason(
+                text: "missing field kind (the kind is given neither by --kind nor by the file name)"))
+        }
+        return .success(EventKind.allCases[named])
+    }
+
+    private func encode(_ record: RecordScanner.Record, kind: EventKind, store: [UInt8], into sink: inout RowSink) {
+        let ordinal = kind.ordinal
+        var time: Int64 = 0
+        let failure = values.withUnsafeBufferPointer { values in
+            store.withUnsafeBufferPointer { store in
+                encoder.encode(kind: ordinal, values: values, store: store, into: &sink.buffers[ordinal], time: &time)
+            }
+        }
+        if let failure {
+            let plan = encoder.plans[ordinal]
+            let value = values[failure.field]
+            let reason = store.withUnsafeBufferPointer { store in
+                failure.failure.reason(
+                    field: plan.specs[failure.field],
+                    value: UnsafeBufferPointer(rebasing: store[Int(value.start)..<Int(value.start + value.count)]))
+            }
+            reject(record, kind: kind, reason: reason, into: &sink)
+            return
+        }
+        sink.counts[ordinal] += 1
+        if sink.bounds[ordinal] == nil {
+            sink.bounds[ordinal] = TimeBounds(earliestMicros: time, latestMicros: time)
+        } else {
+            sink.bounds[ordinal]!.include(time)
+        }
+    }
+}

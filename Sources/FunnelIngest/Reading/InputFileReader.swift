@@ -1,0 +1,187 @@
+public import FunnelCore
+import Foundation
+
+/// Reads one input file (plain or gzip, CSV or NDJSON) in bounded memory, validates every row
+/// and encodes the valid ones as PostgreSQL COPY text lines for their kind's raw table.
+///
+/// The format comes from ``ReaderOptions/format``, else the extension (`.csv`, `.ndjson`,
+/// `.jsonl`, `.json`, with `.gz` stripped), else the first byte (`{` means NDJSON). Gzip is
+/// detected by its magic bytes. The kind comes from ``ReaderOptions/kind``, else the file name,
+/// else (NDJSON only) each line's `kind` field. A file that is not what it claims is refused
+/// whole with a ``FileRefusal``; a bad row is returned as a ``RejectedRow``. Not thread-safe: use
+/// one reader per file and task.
+public final class InputFileReader {
+    /// The file being read, as given.
+    public let path: String
+    /// The detected format.
+    public let format: InputFormat
+    /// The kind of every row, or nil when each NDJSON line names its own.
+    public let kind: EventKind?
+    /// Whether the file is gzip-compressed.
+    public var isGzip: Bool { source.isGzip }
+    /// Bytes of buffer memory the reader holds; bounded by the options, whatever the input.
+    public var bufferBytes: Int {
+        scanner.memoryFootprint + csv.storeCapacity + json.storeCapacity
+    }
+
+    let options: ReaderOptions
+    private let source: ByteSource
+    private let scanner: RecordScanner
+    var encoder: RowEncoder
+    var csv = CSVSplitter()
+    var json: JSONObjectParser
+    var values: [FieldValue]
+    /// CSV: header column -> field index of `kind`, or -1 for an ignored column.
+    var columnMap: [Int] = []
+    /// A record read during `init` (the NDJSON first-line check) and not yet processed.
+    private var pending: RecordScanner.Record?
+    private var finished = false
+    let kindNames = FieldLookup(EventKind.allCases.map(\.name))
+    let kindKey = Array("kind".utf8)
+
+    /// Opens `path` and checks that it is what it claims to be.
+    /// - Throws: ``FileRefusal`` for a file to refuse whole, ``ReaderOptionError`` for an
+    ///   unusable option.
+    public init(path: String, options: ReaderOptions) throws {
+        self.path = path
+        self.options = options
+        var zone: AssumedTimeZone?
+        if let text = options.assumeTimeZone {
+            guard let parsed = AssumedTimeZone(text) else { throw ReaderOptionError.unknownTimeZone(text) }
+            zone = parsed
+        }
+        let latest = Int64((options.now.timeIntervalSince1970 + 2 * 86_400) * 1_000_000)
+        encoder = RowEncoder(latestMicros: latest, zone: zone)
+        json = JSONObjectParser(maxFields: options.maxColumns)
+        values = Array(repeating: FieldValue(), count: EventKind.allCases.map { $0.fields.count }.max() ?? 0)
+        do {
+            source = try ByteSource(path: path)
+        } catch {
+            throw Self.refusal(error, path: path)
+        }
+        scanner = RecordScanner(
+            source: source, maxRecord: options.maxRecordBytes, chunk: options.readChunkBytes,
+            prefixBytes: options.maxRawTextBytes)
+        let fileName = String(path.split(separator: "/").last ?? Substring(path))
+        kind = options.kind ?? EventKind(fileName: fileName)
+
+        let head: [UInt8]
+        do {
+            head = Array(try scanner.peek(count: 4096))
+        } catch {
+            throw Self.refusal(error, path: path)
+        }
+        var offset = 0
+        if head.starts(with: [0xef, 0xbb, 0xbf]) {
+            scanner.discard(3)
+            offset = 3
+        }
+        let firstByte = head.dropFirst(offset).first { $0 != 0x20 && $0 != 0x09 && $0 != 0x0d && $0 != 0x0a }
+        format = options.format ?? InputFormat(fileName: fileName) ?? (firstByte == 0x7b ? .ndjson : .csv)
+        switch format {
+        case .csv: try readHeader()
+        case .ndjson: try checkFirstLine()
+        }
+    }
+
+    private static func refusal(_ error: ByteSource.Failure, path: String) -> FileRefusal {
+        switch error {
+        case .cannotOpen(let reason), .readFailed(let reason): .unreadable(path: path, reason: reason)
+        case .badGzip(let reason): .badGzip(path: path, reason: reason)
+        }
+    }
+
+    private func nextRecord() throws -> RecordScanner.Record? {
+        do {
+            return try scanner.next(csv: format == .csv)
+        } catch {
+            throw Self.refusal(error, path: path)
+        }
+    }
+
+    private static func looksBinary(_ record: RecordScanner.Record) -> Bool {
+        if record.bytes.contains(0) { return true }
+        // A too-long record is only a prefix: its last character may be cut.
+        return record.status != .tooLong && !UTF8Check.validate(record.bytes).valid
+    }
+
+    private func readHeader() throws {
+        guard let kind else { throw FileRefusal.unknownKind(path: path) }
+        guard let header = try nextRecord() else {
+            finished = true
+            return
+        }
+        if Self.looksBinary(header) { throw FileRefusal.binary(path: path) }
+        if header.status == .tooLong { throw FileRefusal.headerTooLong(path: path, maxBytes: options.maxRecordBytes) }
+        csv.split(header.bytes, maxFields: Int.max)
+        if csv.fieldCount > options.maxColumns {
+            throw FileRefusal.tooManyColumns(path: path, count: csv.fieldCount, max: options.maxColumns)
+        }
+        let plan = encoder.plans[kind.ordinal]
+        var seen = Set<Int>()
+        columnMap = (0..<csv.fieldCount).map { column in
+            let index = csv.withField(column) { name in
+                var lo = 0
+                var hi = name.count
+                while lo < hi && (name[lo] == 0x20 || name[lo] == 0x09) { lo += 1 }
+                while hi > lo && (name[hi - 1] == 0x20 || name[hi - 1] == 0x09) { hi -= 1 }
+                return plan.lookup.index(of: UnsafeBufferPointer(rebasing: name[lo..<hi]))
+            }
+            guard let index, seen.insert(index).inserted else { return -1 }
+            return index
+        }
+        let missing = plan.specs.enumerated().filter { $0.element.isRequired && !seen.contains($0.offset) }
+        if !missing.isEmpty {
+            throw FileRefusal.missingColumns(path: path, kind: kind, columns: missing.map(\.element.name))
+        }
+    }
+
+    private func checkFirstLine() throws {
+        while let record = try nextRecord() {
+            if record.status == .complete && Self.isBlank(record.bytes) { continue }
+            if Self.looksBinary(record) { throw FileRefusal.binary(path: path) }
+            let first = record.bytes.first { $0 != 0x20 && $0 != 0x09 }
+            if first != 0x7b { throw FileRefusal.notNDJSON(path: path) }
+            pending = record
+            return
+        }
+        finished = true
+    }
+
+    private static func isBlank(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0d }
+    }
+
+    /// Reads up to `maxRows` records: appends each valid row's COPY line to its kind's buffer in
+    /// `sink` and each rejected row to `sink.rejects`. Returns false, having read nothing, once
+    /// the file is exhausted; so `while try reader.readBatch(...) { use sink; sink.reset() }`.
+    /// - Throws: ``FileRefusal`` when the file turns out unreadable mid-way (a corrupt gzip
+    ///   stream); the caller must then discard everything read from this file.
+    public func readBatch(maxRows: Int, into sink: inout RowSink) throws -> Bool {
+        if finished { return false }
+        var read = 0
+        while read < maxRows {
+            let record: RecordScanner.Record
+            if let held = pending {
+                record = held
+                pending = nil
+            } else if let next = try nextRecord() {
+                record = next
+            } else {
+                finished = true
+                source.release()
+                break
+            }
+            switch format {
+            case .csv:
+                processCSV(record, into: &sink)
+            case .ndjson:
+                if record.status == .complete && Self.isBlank(record.bytes) { continue }
+                processJSON(record, into: &sink)
+            }
+            read += 1
+        }
+        sink.rowsRead += read
+        return read > 0
+    }
+}

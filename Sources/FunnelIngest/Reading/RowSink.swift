@@ -1,0 +1,60 @@
+public import FunnelCore
+
+/// What one ``InputFileReader/readBatch(maxRows:into:)`` call produced: each kind's COPY text
+/// lines, the rejected rows, and counts. Reuse one sink and call ``reset()`` between batches:
+/// the buffers keep their capacity.
+public struct RowSink: Sendable {
+    /// Per kind, indexed by kind ordinal: COPY text lines for `COPY stage_<kind> FROM STDIN`.
+    var buffers: [[UInt8]]
+    var counts: [Int]
+    var bounds: [TimeBounds?]
+
+    /// Rows rejected in this batch, in file order.
+    public var rejects: [RejectedRow] = []
+    /// Records read in this batch: loaded plus rejected (empty lines are not counted).
+    public var rowsRead: Int = 0
+
+    public init() {
+        buffers = Array(repeating: [], count: EventKind.allCases.count)
+        counts = Array(repeating: 0, count: EventKind.allCases.count)
+        bounds = Array(repeating: nil, count: EventKind.allCases.count)
+    }
+
+    /// Each kind's COPY text (one line per valid row, in `kind.fields` column order), for the
+    /// kinds that have rows in this batch.
+    public var copyData: [EventKind: [UInt8]] {
+        var result: [EventKind: [UInt8]] = [:]
+        for kind in EventKind.allCases where !buffers[kind.ordinal].isEmpty {
+            result[kind] = buffers[kind.ordinal]
+        }
+        return result
+    }
+
+    /// The kinds with valid rows in this batch.
+    public var kinds: [EventKind] { EventKind.allCases.filter { counts[$0.ordinal] > 0 } }
+
+    /// The COPY text of one kind's valid rows (empty if none), without copying it.
+    public func withCopyData<R>(for kind: EventKind, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try buffers[kind.ordinal].withUnsafeBufferPointer(body)
+    }
+
+    /// Valid rows of `kind` in this batch.
+    public func rowCount(for kind: EventKind) -> Int { counts[kind.ordinal] }
+
+    /// Valid rows of every kind in this batch.
+    public var rowsLoaded: Int { counts.reduce(0, +) }
+
+    /// The range of the time field among this batch's valid rows of `kind`.
+    public func timeBounds(for kind: EventKind) -> TimeBounds? { bounds[kind.ordinal] }
+
+    /// Empties the sink for the next batch, keeping its buffers' capacity.
+    public mutating func reset() {
+        for index in buffers.indices {
+            buffers[index].removeAll(keepingCapacity: true)
+            counts[index] = 0
+            bounds[index] = nil
+        }
+        rejects.removeAll(keepingCapacity: true)
+        rowsRead = 0
+    }
+}

@@ -1,0 +1,235 @@
+import FunnelCore
+
+/// Validates a row's field values and writes it as one line of PostgreSQL COPY text format for
+/// its raw table (fields in `kind.fields` order, tab separated, `\N` for NULL).
+struct RowEncoder {
+    var timestamps: TimestampParser
+    let plans: [KindPlan]
+    private let countries: [Bool]
+    private let currencies: [Bool]
+    private let keyboardPhases: [Int]
+    private let rotationPhases: [Int]
+
+    /// - Parameters:
+    ///   - latestMicros: the latest accepted instant (now + 2 days), microseconds since 1970.
+    ///   - zone: the zone assumed for timestamps without one, if any.
+    init(latestMicros: Int64, zone: AssumedTimeZone?) {
+        timestamps = TimestampParser(latestMicros: latestMicros, zone: zone.map(ZoneConverter.init))
+        plans = KindPlan.all
+        countries = ISOCodes.countries
+        currencies = ISOCodes.currencies
+        let phases = FieldValues.keyboardPhases + FieldValues.rotationPhases
+        keyboardPhases = FieldValues.keyboardPhases.compactMap { phases.firstIndex(of: $0) }
+        rotationPhases = FieldValues.rotationPhases.compactMap { phases.firstIndex(of: $0) }
+    }
+
+    /// Appends the row's COPY line (with its newline) to `out`, or leaves `out` as it was and
+    /// returns why the row is rejected. `time` receives the row's time field in microseconds
+    /// since 1970 (for a date, its midnight UTC).
+    mutating func encode(
+        kind: Int, values: UnsafeBufferPointer<FieldValue>, store: UnsafeBufferPointer<UInt8>,
+        into out: inout [UInt8], time: inout Int64
+    ) -> RowFailure? {
+        let plan = plans[kind]
+        let mark = out.count
+        var uxType = -1
+        var uxPhase = -1
+        for index in 0..<plan.types.count {
+            if index > 0 { out.append(0x09) }
+            let value = values[index]
+            let bytes = UnsafeBufferPointer(rebasing: store[Int(value.start)..<Int(value.start + value.count)])
+            if value.tag == .absent || (value.count == 0 && value.tag == .string) {
+                if plan.specs[index].isRequired {
+                    out.removeLast(out.count - mark)
+                    return RowFailure(field: index, failure: .missing)
+                }
+                out.append(contentsOf: plan.absent[index])
+                continue
+            }
+            let result = encodeField(plan.types[index], value.tag, bytes, into: &out)
+            switch result {
+            case .failure(let failure):
+                out.removeLast(out.count - mark)
+                return RowFailure(field: index, failure: failure)
+            case .success(let extra):
+                if index == plan.timeField { time = extra }
+                if index == plan.uxType { uxType = Int(extra) }
+                if index == plan.uxPhase { uxPhase = Int(extra) }
+            }
+        }
+        if let phaseField = plan.uxPhase, uxPhase >= 0,
+           let failure = phaseFailure(type: uxType, phase: uxPhase) {
+            out.removeLast(out.count - mark)
+            return RowFailure(field: phaseField, failure: failure)
+        }
+        out.append(0x0a)
+        return nil
+    }
+
+    /// In ux, `phase` must belong to `type`: keyboard phases for keyboard, will/did for
+    /// rotation, and none for the other types.
+    private func phaseFailure(type: Int, phase: Int) -> FieldFailure? {
+        let typeName = FieldValues.uxTypes[type]
+        switch typeName {
+        case "keyboard":
+            return keyboardPhases.contains(phase) ? nil
+                : .phaseOfType(type: typeName, phases: FieldValues.keyboardPhases)
+        case "rotation":
+            return rotationPhases.contains(phase) ? nil
+                : .phaseOfType(type: typeName, phases: FieldValues.rotationPhases)
+        default:
+            return .phaseOfType(type: typeName, phases: [])
+        }
+    }
+
+    /// Validates and appends one present field. On success returns a value the row needs
+    /// later: the time in microseconds for timestamps and dates, the matched index for oneOf.
+    @inline(__always)
+    private mutating func encodeField(
+        _ type: CompiledType, _ tag: ValueTag, _ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]
+    ) -> Result<Int64, FieldFailure> {
+        let isBool = tag == .trueValue || tag == .falseValue
+        switch type {
+        case .identifier, .text:
+            if isBool { return .failure(.jsonType("a boolean")) }
+            let isIdentifier = if case .identifier = type { true } else { false }
+            let limit = isIdentifier ? 128 : 1024
+            if bytes.count > limit { return .failure(.tooLong(bytes: limit)) }
+            let scan = UTF8Check.scan(bytes)
+            if scan.hasNUL { return .failure(.nul) }
+            if !scan.isValidUTF8 { return .failure(.invalidUTF8) }
+            if isIdentifier && scan.hasControl { return .failure(.controlCharacter) }
+            if scan.needsEscape {
+                CopyText.appendEscaped(bytes, to: &out)
+            } else {
+                out.append(contentsOf: bytes)
+            }
+            return .success(0)
+        case .timestamp:
+            if isBool { return .failure(.jsonType("a boolean")) }
+            switch timestamps.parse(bytes, isJSONNumber: tag == .number) {
+            case .success(let micros):
+                TimestampWriter.appendTimestamp(micros: micros, to: &out)
+                return .success(micros)
+            case .failure(let failure):
+                return .failure(failure)
+            }
+        case .date:
+            if tag != .string { return .failure(.jsonType(tag == .number ? "a number" : "a boolean")) }
+            switch timestamps.parseDate(bytes) {
+            case .success(let days):
+                TimestampWriter.appendDate(days: days, to: &out)
+                return .success(days * 86_400 * 1_000_000)
+            case .failure(let failure):
+                return .failure(failure)
+            }
+        case .count(let limit):
+            if isBool { return .failure(.jsonType("a boolean")) }
+            switch NumberParsing.count(bytes, limit: limit) {
+            case .success(let value):
+                NumberParsing.appendInteger(value, to: &out)
+                return .success(value)
+            case .failure(let failure):
+                return .failure(failure)
+            }
+        case .money:
+            if isBool { return .failure(.jsonType("a boolean")) }
+            switch NumberParsing.money(bytes) {
+            case .success(let millionths):
+                NumberParsing.appendMoney(millionths, to: &out)
+                return .success(millionths)
+            case .failure(let failure):
+                return .failure(failure)
+            }
+        case .real:
+            if isBool { return .failure(.jsonType("a boolean")) }
+            switch NumberParsing.real(bytes) {
+            case .success(.asWritten): out.append(contentsOf: bytes)
+            case .success(.zero): out.append(0x30)
+            case .failure(let failure): return .failure(failure)
+            }
+            return .success(0)
+        case .boolean:
+            let value: Bool
+            switch tag {
+            case .trueValue: value = true
+            case .falseValue: value = false
+            default:
+                guard let parsed = Self.parseBoolean(bytes) else { return .failure(.notBoolean) }
+                value = parsed
+            }
+            out.append(value ? UInt8(ascii: "t") : UInt8(ascii: "f"))
+            return .success(value ? 1 : 0)
+        case .country:
+            if tag != .string { return .failure(.jsonType(isBool ? "a boolean" : "a number")) }
+            guard let index = ISOCodes.index(bytes, letters: 2), countries[index] else {
+                return .failure(.notCountry)
+            }
+            out.append(bytes[0] & 0xdf)
+            out.append(bytes[1] & 0xdf)
+            return .success(0)
+        case .currency:
+            if tag != .string { return .failure(.jsonType(isBool ? "a boolean" : "a number")) }
+            guard let index = ISOCodes.index(bytes, letters: 3), currencies[index] else {
+                return .failure(.notCurrency)
+            }
+            out.append(bytes[0] & 0xdf)
+            out.append(bytes[1] & 0xdf)
+            out.append(bytes[2] & 0xdf)
+            return .success(0)
+        case .oneOf(let values):
+            if tag != .string { return .failure(.jsonType(isBool ? "a boolean" : "a number")) }
+            guard let index = Self.match(bytes, values) else { return .failure(.notOneOf) }
+            out.append(contentsOf: values[index])
+            return .success(Int64(index))
+        }
+    }
+
+    /// true/false/1/0, case-insensitive.
+    private static func parseBoolean(_ p: UnsafeBufferPointer<UInt8>) -> Bool? {
+        switch p.count {
+        case 1:
+            if p[0] == UInt8(ascii: "1") { return true }
+            if p[0] == UInt8(ascii: "0") { return false }
+            return nil
+        case 4:
+            let word = (UInt32(p[0] | 0x20) << 24) | (UInt32(p[1] | 0x20) << 16)
+                | (UInt32(p[2] | 0x20) << 8) | UInt32(p[3] | 0x20)
+            return word == 0x7472_7565 ? true : nil
+        case 5:
+            let lowered = (p[0] | 0x20, p[1] | 0x20, p[2] | 0x20, p[3] | 0x20, p[4] | 0x20)
+            return lowered == (0x66, 0x61, 0x6c, 0x73, 0x65) ? false : nil
+        default:
+            return nil
+        }
+    }
+
+    /// The index of the value equal to `p` ignoring ASCII case.
+    private static func match(_ p: UnsafeBufferPointer<UInt8>, _ values: [[UInt8]]) -> Int? {
+        outer: for (index, value) in values.enumerated() where value.count == p.count {
+            for i in 0..<p.count {
+                let b = p[i]
+                let lowered = b >= 0x41 && b <= 0x5a ? b | 0x20 : b
+                if lowered != value[i] { continue outer }
+            }
+            return index
+        }
+        return nil
+    }
+}
+
+/// PostgreSQL COPY text format escaping.
+enum CopyText {
+    /// Appends `bytes` with backslash, tab, newline and carriage return escaped.
+    static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        for b in bytes {
+            switch b {
+            case 0x5c: out.append(0x5c); out.append(0x5c)
+            case 0x09: out.append(0x5c); out.append(UInt8(ascii: "t"))
+            case 0x0a: out.append(0x5c); out.append(UInt8(ascii: "n"))
+            case 0x0d: out.append(0x5c); out.append(UInt8(ascii: "r"))
+            default: out.append(b)
+            }
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import CZlib
+import Foundation
+import FunnelCore
+import FunnelIngest
+
+/// Temporary input files and a helper that reads one completely.
+final class Scratch {
+    let directory: URL
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("funnel-ingest-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: directory) }
+
+    func file(_ name: String, _ text: String) throws -> String {
+        try file(name, bytes: Array(text.utf8))
+    }
+
+    func file(_ name: String, bytes: [UInt8]) throws -> String {
+        let path = directory.appendingPathComponent(name).path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// Writes `text` gzip-compressed with zlib's gzwrite.
+    func gzipFile(_ name: String, _ text: String) throws -> String {
+        let path = directory.appendingPathComponent(name).path
+        guard let gz = gzopen(path, "wb") else { throw CocoaError(.fileWriteUnknown) }
+        var bytes = Array(text.utf8)
+        _ = bytes.withUnsafeMutableBytes { gzwrite(gz, $0.baseAddress, UInt32($0.count)) }
+        gzclose(gz)
+        return path
+    }
+}
+
+/// Everything a reader produced from one file.
+struct ReadResult {
+    var lines: [EventKind: [String]] = [:]
+    var rejects: [RejectedRow] = []
+    var rowsRead = 0
+    var bounds: [EventKind: TimeBounds] = [:]
+    var maxBufferBytes = 0
+
+    /// The single COPY line of `kind`'s only row, split into its columns.
+    func columns(_ kind: EventKind, row: Int = 0) -> [String] {
+        (lines[kind] ?? [])[row].split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    /// The named column of `kind`'s row as written in the COPY line.
+    func value(_ kind: EventKind, _ field: String, row: Int = 0) -> String? {
+        guard let index = kind.fieldNames.firstIndex(of: field), (lines[kind]?.count ?? 0) > row else { return nil }
+        return columns(kind, row: row)[index]
+    }
+}
+
+func readAll(_ path: String, options: ReaderOptions = testOptions(), batch: Int = 3) throws -> ReadResult {
+    let reader = try InputFileReader(path: path, options: options)
+    var sink = RowSink()
+    var result = ReadResult()
+    while try reader.readBatch(maxRows: batch, into: &sink) {
+        for (kind, data) in sink.copyData {
+            let text = String(decoding: data, as: UTF8.self)
+            result.lines[kind, default: []] += text.split(separator: "\n").map(String.init)
+            if let bounds = sink.timeBounds(for: kind) {
+                if var known = result.bounds[kind] {
+                    known.earliestMicros = min(known.earliestMicros, bounds.earliestMicros)
+                    known.latestMicros = max(known.latestMicros, bounds.latestMicros)
+                    result.bounds[kind] = known
+                } else {
+                    result.bounds[kind] = bounds
+                }
+            }
+        }
+        result.rejects += sink.rejects
+        result.rowsRead += sink.rowsRead
+        result.maxBufferBytes = max(result.maxBufferBytes, reader.bufferBytes)
+        sink.reset()
+    }
+    return result
+}
+
+/// "Now" fixed at 2024-06-01T00:00:00Z so date checks are reproducible.
+let testNow = Date(timeIntervalSince1970: 1_717_200_000)
+
+func testOptions(kind: EventKind? = nil, assumeTimeZone: String? = nil) -> ReaderOptions {
+    ReaderOptions(kind: kind, assumeTimeZone: assumeTimeZone, now: testNow)
+}
+
+let installsHeader = "event_id,app_id,user_id,installed_at,network,platform,country,campaign,referrer_user_id,invite_id\n"

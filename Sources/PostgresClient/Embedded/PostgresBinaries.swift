@@ -8,9 +8,13 @@ public struct PostgresBinaries: Sendable {
     public var pgCtl: URL { directory.appending(path: "pg_ctl") }
     public var postgres: URL { directory.appending(path: "postgres") }
 
+    /// The usual install locations, searched after PATH.
+    public static let installRoots = ["/usr/lib/postgresql", "/usr/local/lib/postgresql", "/usr"]
+
     /// Finds a directory holding initdb, pg_ctl and postgres. The newest major version wins among
     /// the install locations; PATH wins over them.
-    public static func locate(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> PostgresBinaries {
+    public static func locate(environment: [String: String] = ProcessInfo.processInfo.environment,
+                              installRoots: [String] = installRoots) throws -> PostgresBinaries {
         let fileManager = FileManager.default
         func complete(_ directory: String) -> Bool {
             ["initdb", "pg_ctl", "postgres"].allSatisfy {
@@ -18,17 +22,18 @@ public struct PostgresBinaries: Sendable {
             }
         }
         var candidates = (environment["PATH"] ?? "").split(separator: ":").map(String.init)
-        for pattern in ["/usr/lib/postgresql", "/usr/local/lib/postgresql"] {
+        for pattern in installRoots where pattern != "/usr" {
             let versions = (try? fileManager.contentsOfDirectory(atPath: pattern)) ?? []
             for version in versions.sorted(by: { (Int($0) ?? 0) > (Int($1) ?? 0) }) {
                 candidates.append("\(pattern)/\(version)/bin")
             }
         }
-        let pgdg = ((try? fileManager.contentsOfDirectory(atPath: "/usr")) ?? [])
+        let pgdg = (installRoots.contains("/usr") ? (try? fileManager.contentsOfDirectory(atPath: "/usr")) ?? [] : [])
             .filter { $0.hasPrefix("pgsql-") }
             .sorted { (Int($0.dropFirst(6)) ?? 0) > (Int($1.dropFirst(6)) ?? 0) }
             .map { "/usr/\($0)/bin" }
-        candidates += pgdg + ["/usr/local/pgsql/bin", "/opt/homebrew/bin", "/usr/local/bin"]
+        candidates += pgdg
+        if !installRoots.isEmpty { candidates += ["/usr/local/pgsql/bin", "/opt/homebrew/bin", "/usr/local/bin"] }
         for candidate in candidates where complete(candidate) {
             // Resolve symlinks so the three programs come from one installation.
             let resolved = URL(fileURLWithPath: candidate + "/pg_ctl").resolvingSymlinksInPath()

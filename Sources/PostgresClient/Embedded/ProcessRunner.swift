@@ -27,6 +27,7 @@ struct ProcessRunner {
         let capture = FileManager.default.temporaryDirectory.appending(path: "funnel-\(UUID().uuidString).out")
         defer { try? FileManager.default.removeItem(at: capture) }
 
+        Self.markInheritedDescriptorsCloseOnExec()
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -62,6 +63,20 @@ struct ProcessRunner {
             throw EmbeddedClusterError.commandFailed(command: program.lastPathComponent, output: outcome.output)
         }
         return outcome.output
+    }
+
+    /// A server started by `pg_ctl` outlives us and keeps every descriptor it inherits. If one is
+    /// the write end of a pipe our own parent reads (a test harness, a job runner), that reader
+    /// would never see end-of-file; so descriptors above stderr never reach our children.
+    private static func markInheritedDescriptorsCloseOnExec() {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else { return }
+        for entry in entries {
+            guard let descriptor = Int32(entry), descriptor > 2 else { continue }
+            let flags = fcntl(descriptor, F_GETFD)
+            if flags >= 0, flags & FD_CLOEXEC == 0 {
+                _ = fcntl(descriptor, F_SETFD, flags | FD_CLOEXEC)
+            }
+        }
     }
 
     private func withCStrings<R>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> R) -> R {

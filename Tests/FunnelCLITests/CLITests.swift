@@ -1,0 +1,100 @@
+import Foundation
+import PostgresClient
+import Testing
+import TestSupport
+
+@Suite("The funnel command line")
+struct CLITests {
+    @Test("--help lists the commands, and every command has its own help")
+    func help() throws {
+        let root = try FunnelExecutable.run(["--help"])
+        #expect(root.status == 0)
+        for command in ["db", "migrate", "bench"] {
+            #expect(root.stdout.contains(command), "\(command) is listed")
+        }
+        for command in [["db", "start"], ["db", "stop"], ["db", "status"], ["db", "url"], ["migrate"]] {
+            let help = try FunnelExecutable.run(["help"] + command)
+            #expect(help.status == 0)
+            #expect(help.stdout.contains("USAGE: funnel \(command.joined(separator: " "))"), "\(command)")
+        }
+    }
+
+    @Test("a usage error exits 2 with a message on stderr")
+    func usageError() throws {
+        let unknownFlag = try FunnelExecutable.run(["migrate", "--no-such-flag"])
+        #expect(unknownFlag.status == 2)
+        #expect(unknownFlag.stderr.contains("--no-such-flag"))
+        let unknownCommand = try FunnelExecutable.run(["frobnicate"])
+        #expect(unknownCommand.status == 2)
+    }
+
+    @Test("db start then migrate works on a machine that never ran funnel, and db stop stops it")
+    func freshHome() throws {
+        let home = try TestCluster.makeTemporaryDirectory(prefix: "funnel-home")
+        let environment = ["FUNNEL_HOME": home.path]
+        defer {
+            _ = try? FunnelExecutable.run(["db", "stop"], environment: environment)
+            try? FileManager.default.removeItem(at: home)
+        }
+        #expect(try FunnelExecutable.run(["db", "status"], environment: environment).stdout.contains("not created yet"))
+        let start = try FunnelExecutable.run(["db", "start"], environment: environment)
+        #expect(start.status == 0, "\(start.stderr)")
+        #expect(start.stdout.contains("created and started"))
+        let migrate = try FunnelExecutable.run(["migrate", "--json"], environment: environment)
+        #expect(migrate.status == 0, "\(migrate.stderr)")
+        #expect(migrate.stdout.contains("\"applied\":[\"0001_raw_tables\""))
+        let again = try FunnelExecutable.run(["migrate"], environment: environment)
+        #expect(again.stdout.contains("schema is up to date"))
+        let url = try FunnelExecutable.run(["db", "url"], environment: environment).stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(try PostgresConnection(connecting: url).query("select count(*) from funnel.schema_migrations").scalar(Int.self) > 0)
+        #expect(try FunnelExecutable.run(["db", "status"], environment: environment).stdout.hasPrefix("running"))
+        #expect(try FunnelExecutable.run(["db", "stop"], environment: environment).stdout.contains("stopped"))
+        #expect(try FunnelExecutable.run(["db", "status"], environment: environment).stdout.hasPrefix("stopped"))
+    }
+
+    @Test("two funnel db start processes at once both succeed with one server")
+    func concurrentStartProcesses() throws {
+        let home = try TestCluster.makeTemporaryDirectory(prefix: "funnel-home")
+        let environment = ["FUNNEL_HOME": home.path]
+        defer {
+            _ = try? FunnelExecutable.run(["db", "stop"], environment: environment)
+            try? FileManager.default.removeItem(at: home)
+        }
+        let outcomes = Locked<[FunnelExecutable.Outcome]>([])
+        DispatchQueue.concurrentPerform(iterations: 2) { _ in
+            if let outcome = try? FunnelExecutable.run(["db", "start"], environment: environment) {
+                outcomes.withLock { $0.append(outcome) }
+            }
+        }
+        let results = outcomes.withLock { $0 }
+        #expect(results.count == 2)
+        #expect(results.allSatisfy { $0.status == 0 }, "\(results.map(\.stderr))")
+        #expect(results.filter { $0.stdout.contains("already running") }.count == 1)
+    }
+
+    @Test("an unreachable --database-url fails with exit 1, says what to do, and hides the password")
+    func unreachableDatabase() throws {
+        let outcome = try FunnelExecutable.run([
+            "migrate", "--database-url", "postgresql://ops:TopSecret99@127.0.0.1:1/funnel?connect_timeout=2",
+        ])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.contains("cannot connect to PostgreSQL"))
+        #expect(outcome.stderr.contains("host=127.0.0.1"))
+        #expect(!outcome.stderr.contains("TopSecret99") && !outcome.stdout.contains("TopSecret99"))
+        let url = try FunnelExecutable.run(["db", "url"], environment: ["DATABASE_URL": "postgresql://ops:TopSecret99@db.internal/funnel"])
+        #expect(!url.stdout.contains("TopSecret99"))
+        #expect(url.stdout.contains("host=db.internal"))
+    }
+
+    @Test("migrate against a database given by DATABASE_URL uses it instead of the embedded cluster")
+    func databaseURLFromEnvironment() throws {
+        let settings = try TestCluster.freshDatabase()
+        let home = try TestCluster.makeTemporaryDirectory(prefix: "funnel-unused-home")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let outcome = try FunnelExecutable.run(["migrate"], environment: ["DATABASE_URL": settings.conninfo, "FUNNEL_HOME": home.path])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(try settings.connect().query("select count(*) from funnel.schema_migrations").scalar(Int.self) > 0)
+        #expect(!FileManager.default.fileExists(atPath: home.appending(path: "data").path), "the embedded cluster was not created")
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import FunnelCompute
+import FunnelCore
+import PostgresClient
+import Testing
+import TestSupport
+
+@Suite("Migrations")
+struct MigrationTests {
+    @Test("migrate applies every migration once, in order, and a second run does nothing")
+    func migrateTwice() throws {
+        let connection = try TestCluster.freshDatabase().connect()
+        let first = try Migrator().migrate(connection)
+        #expect(first.applied == Migration.all.map(\.name))
+        #expect(first.alreadyApplied == 0)
+        let second = try Migrator().migrate(connection)
+        #expect(second.applied.isEmpty)
+        #expect(second.alreadyApplied == Migration.all.count)
+        let versions = try connection.query("select version from funnel.schema_migrations order by applied_at, version")
+            .map { try $0.decode(Int.self, at: 0) }
+        #expect(versions == Migration.all.map(\.version))
+        #expect(try Migrator().pending(connection).isEmpty)
+    }
+
+    @Test("migrations are numbered uniquely and the first creates the raw table of every input kind")
+    func firstMigrationCoversEveryKind() throws {
+        let versions = Migration.all.map(\.version)
+        #expect(Set(versions).count == versions.count)
+        let connection = try TestCluster.freshDatabase(migrated: true).connect()
+        for kind in EventKind.allCases {
+            let partitioned = try connection.query(
+                "select count(*) from pg_partitioned_table p join pg_class c on c.oid = p.partrelid where c.relname = $1",
+                [kind.rawTable]).scalar(Int.self)
+            #expect(partitioned == 1, "\(kind.rawTable) is a partitioned table")
+            let columns = try connection.query("""
+                select column_name from information_schema.columns
+                where table_schema = 'funnel' and table_name = $1 order by ordinal_position
+                """, [kind.rawTable]).map { try $0.decode(String.self, at: 0) }
+            let expected = kind.fieldNames.map { $0 == "date" ? "spend_date" : $0 }
+            #expect(Set(columns) == Set(expected + ["file_id"]), "\(kind.rawTable) has a column per field, and its file")
+        }
+    }
+
+    @Test("two migrate runs at once both succeed and apply each migration exactly once")
+    func concurrentMigrations() throws {
+        let settings = try TestCluster.freshDatabase()
+        let reports = Locked<[Result<Migrator.Report, any Error>]>([])
+        DispatchQueue.concurrentPerform(iterations: 2) { _ in
+            let report = Result { try Migrator().migrate(try settings.connect()) }
+            reports.withLock { $0.append(report) }
+        }
+        let outcomes = try reports.withLock { $0 }.map { try $0.get() }
+        #expect(outcomes.map(\.applied.count).sorted() == [0, Migration.all.count])
+        let connection = try settings.connect()
+        #expect(try connection.query("select count(*) from funnel.schema_migrations").scalar(Int.self) == Migration.all.count)
+    }
+
+    @Test("a migration changed after it was applied is refused, and nothing runs")
+    func tamperedMigration() throws {
+        let connection = try TestCluster.freshDatabase(migrated: true).connect()
+        try connection.query("update funnel.schema_migrations set checksum_sha256 = $1 where version = 1", [String(repeating: "0", count: 64)])
+        let error = #expect(throws: MigrationError.self) { try Migrator().migrate(connection) }
+        let message = error.map { "\($0)" } ?? ""
+        #expect(message.contains("0001_raw_tables was changed after it was applied"))
+        #expect(message.contains("new migration"))
+    }
+
+    @Test("a database migrated by a newer funnel is refused with advice to upgrade")
+    func newerDatabase() throws {
+        let connection = try TestCluster.freshDatabase(migrated: true).connect()
+        try connection.query("insert into funnel.schema_migrations (version, name, checksum_sha256) values (9999, '9999_future', 'x')")
+        let error = #expect(throws: MigrationError.self) { try Migrator().migrate(connection) }
+        #expect(error.map { "\($0)" }?.contains("Upgrade funnel") == true)
+    }
+
+    @Test("monthly partitions are created on demand, idempotently, and events are keyed for dedup")
+    func partitionsAndKeys() throws {
+        let connection = try TestCluster.freshDatabase(migrated: true).connect()
+        #expect(try connection.query("select ensure_month_partitions('raw_opens', '2024-04-15', '2024-06-02')").scalar(Int.self) == 3)
+        #expect(try connection.query("select ensure_month_partitions('raw_opens', '2024-05-01', '2024-05-31')").scalar(Int.self) == 0)
+        let insert = "insert into raw_opens (event_id, app_id, user_id, opened_at, file_id) values ('e1', 'app', 'u1', $1, 0)"
+        try connection.query(insert, ["2024-05-31 23:59:59+00"])
+        let duplicate = #expect(throws: PostgresError.self) { try connection.query(insert, ["2024-05-31 23:59:59+00"]) }
+        #expect(duplicate?.sqlState == .uniqueViolation)
+        let outside = #expect(throws: PostgresError.self) {
+            try connection.query(insert.replacingOccurrences(of: "'e1'", with: "'e2'"), ["2024-07-01 00:00:00+00"])
+        }
+        #expect(outside?.sqlState == .checkViolation || outside?.message.contains("no partition") == true)
+        #expect(throws: PostgresError.self) {
+            try connection.query("select ensure_month_partitions('pg_class', '2024-01-01', '2024-01-01')")
+        }
+    }
+
+    @Test("the seeded currency rates are the generator's reference rates")
+    func currencyRatesMatchReference() throws {
+        let connection = try TestCluster.freshDatabase(migrated: true).connect()
+        let seeded = try connection.query("select currency, usd_per_unit from currency_rates").reduce(into: [String: Double]()) {
+            $0[try $1.decode(String.self, at: 0)] = try $1.decode(Double.self, at: 1)
+        }
+        #expect(seeded == ReferenceRates.usdPerUnit)
+    }
+}

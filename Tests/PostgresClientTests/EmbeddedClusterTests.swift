@@ -1,0 +1,127 @@
+import Foundation
+import PostgresClient
+import Testing
+import TestSupport
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Each test here runs its own cluster in its own temporary directory (not the shared one), so
+/// it can stop, crash and restart it.
+@Suite("Embedded cluster", .serialized)
+struct EmbeddedClusterTests {
+    private func withCluster(_ body: (EmbeddedCluster) throws -> Void) throws {
+        let cluster = EmbeddedCluster(directory: try TestCluster.makeTemporaryDirectory(prefix: "funnel-cluster"))
+        defer {
+            _ = try? cluster.stop()
+            try? FileManager.default.removeItem(at: cluster.directory)
+        }
+        try body(cluster)
+    }
+
+    @Test("start creates the cluster once, stop stops it, and a restart keeps the data")
+    func startStopRestart() throws {
+        try withCluster { cluster in
+            #expect(cluster.status() == .notInitialized)
+            #expect(try cluster.start() == .started(initialized: true))
+            guard case .running = cluster.status() else {
+                Issue.record("not running after start: \(cluster.status())")
+                return
+            }
+            #expect(try cluster.start() == .alreadyRunning)
+            try PostgresConnection(connecting: cluster.conninfo).execute("create table kept (n int); insert into kept values (7)")
+            #expect(try cluster.stop())
+            #expect(cluster.status() == .stopped)
+            #expect(try cluster.stop() == false)
+            #expect(try cluster.start() == .started(initialized: false))
+            let connection = try PostgresConnection(connecting: cluster.conninfo)
+            #expect(try connection.query("select n from kept").scalar(Int.self) == 7)
+            #expect(try connection.query("show listen_addresses").scalar(String.self) == "")
+            #expect(try PostgresConnection(connecting: cluster.url).query("select current_database()").scalar(String.self) == "funnel")
+        }
+    }
+
+    @Test("a stale postmaster.pid naming a dead or unrelated process does not stop a start")
+    func stalePidFile() throws {
+        try withCluster { cluster in
+            try cluster.start()
+            let pidFile = cluster.dataDirectory.appending(path: "postmaster.pid")
+            let realContents = try String(contentsOf: pidFile, encoding: .utf8)
+            try cluster.stop()
+            var lines = realContents.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            for stalePID in [Int32(999_999), getpid()] {
+                lines[0] = String(stalePID)
+                try lines.joined(separator: "\n").write(to: pidFile, atomically: true, encoding: .utf8)
+                #expect(try cluster.start() == .started(initialized: false), "pid \(stalePID)")
+                #expect(try PostgresConnection(connecting: cluster.conninfo).query("select 1").scalar(Int.self) == 1)
+                try cluster.stop()
+            }
+        }
+    }
+
+    @Test("after the server is killed with SIGKILL, start brings it back")
+    func recoversFromCrash() throws {
+        try withCluster { cluster in
+            try cluster.start()
+            guard case .running(let pid) = cluster.status() else {
+                Issue.record("not running")
+                return
+            }
+            kill(pid, SIGKILL)
+            // The server's children notice their parent's death and exit; wait for them.
+            let deadline = Date().addingTimeInterval(20)
+            while Date() < deadline, ConnectionString.ping(cluster.conninfo(database: "postgres")) != .noResponse {
+                usleep(100_000)
+            }
+            usleep(500_000)
+            var outcome: EmbeddedCluster.StartOutcome?
+            while outcome == nil, Date() < deadline {
+                outcome = try? cluster.start()
+                if outcome == nil { usleep(250_000) }
+            }
+            #expect(outcome == .started(initialized: false))
+            #expect(try PostgresConnection(connecting: cluster.conninfo).query("select 1").scalar(Int.self) == 1)
+        }
+    }
+
+    @Test("two starts at once on a new directory end with one running server")
+    func concurrentStarts() throws {
+        try withCluster { cluster in
+            let outcomes = Locked<[Result<EmbeddedCluster.StartOutcome, any Error>]>([])
+            DispatchQueue.concurrentPerform(iterations: 2) { _ in
+                let outcome = Result { try cluster.start() }
+                outcomes.withLock { $0.append(outcome) }
+            }
+            let results = outcomes.withLock { $0 }.map { try? $0.get() }
+            #expect(results.contains(.started(initialized: true)))
+            #expect(results.contains(.alreadyRunning))
+            let postmasters = try FileManager.default.contentsOfDirectory(atPath: "/proc").filter { entry in
+                guard let pid = Int32(entry),
+                      let command = try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8)
+                else { return false }
+                return command.contains(cluster.dataDirectory.path) && !command.contains("pg_ctl")
+            }
+            #expect(postmasters.count == 1)
+        }
+    }
+
+    @Test("missing server programs give one line naming the package to install")
+    func missingBinaries() {
+        let error = #expect(throws: EmbeddedClusterError.self) {
+            _ = try PostgresBinaries.locate(environment: ["PATH": "/nonexistent"], installRoots: [])
+        }
+        let message = error.map { "\($0)" } ?? ""
+        #expect(message.contains("apt-get install postgresql"))
+        #expect(!message.contains("\n"))
+    }
+
+    @Test("the cluster's URL and conninfo point at its socket directory")
+    func addresses() {
+        let cluster = EmbeddedCluster(directory: URL(fileURLWithPath: "/tmp/some dir/funnel"))
+        #expect(cluster.url == "postgresql://funnel@/funnel?host=%2Ftmp%2Fsome%20dir%2Ffunnel%2Frun&port=5432")
+        #expect(cluster.conninfo.contains("host='/tmp/some dir/funnel/run'"))
+        #expect(ConnectionString.parse(cluster.url)?["host"] == "/tmp/some dir/funnel/run")
+        #expect(ConnectionString.parse(cluster.conninfo)?["dbname"] == "funnel")
+    }
+}

@@ -11,6 +11,6 @@ struct Funnel: ParsableCommand {
 
         Exit status: 0 success, 1 the job failed, 2 usage error (bad flags or configuration).
         """,
-        subcommands: []
+        subcommands: [GenerateCommand.self]
     )
 }

@@ -295,7 +295,7 @@ extension DataGenerator {
 
     private func writeStep(_ user: NewUser, atMs ms: Int64, step: [UInt8], screen: [UInt8]) {
         steps.beginRow()
-        steps.id("st", serial(.steps))
+        steps.id("st", steps.nextSerial())
         steps.text(appID)
         steps.id("u", user.number)
         steps.timestamp(ms: ms - ms % 1000)
@@ -310,7 +310,7 @@ extension DataGenerator {
                          keyboard: Frame? = nil, layout: Bool = false) {
         let w = ux
         w.beginRow()
-        w.id("x", serial(.ux))
+        w.id("x", ux.nextSerial())
         w.text(appID)
         w.id("u", s.user)
         w.id("s", s.user)

@@ -104,7 +104,7 @@ extension DataGenerator {
             }
             if partner && offset <= PlantedModel.retentionPartnerMaxDay {
                 retention.beginRow()
-                retention.id("r", serial(.retention))
+                retention.id("r", retention.nextSerial())
                 retention.text(appID)
                 retention.id("u", user.number)
                 retention.int(offset)
@@ -157,7 +157,7 @@ extension DataGenerator {
             let scaled = max(1, Int((usd / rate * (wholeUnits ? 1 : 100)).rounded()))
             let writtenUSD = Double(scaled) / (wholeUnits ? 1 : 100) * rate
             purchases.beginRow()
-            purchases.id("p", serial(.purchases))
+            purchases.id("p", purchases.nextSerial())
             purchases.text(appID)
             purchases.id("u", user.number)
             purchases.timestamp(ms: ms)
@@ -193,7 +193,7 @@ extension DataGenerator {
             nextInvite += 1
             let inviteNumber = nextInvite
             invites.beginRow()
-            invites.id("v", serial(.invites))
+            invites.id("v", invites.nextSerial())
             invites.text(appID)
             invites.id("u", user.number)
             invites.id("inv", inviteNumber)
@@ -216,7 +216,7 @@ extension DataGenerator {
 
     func writeInstall(_ user: NewUser, atMs ms: Int64) {
         installs.beginRow()
-        installs.id("i", serial(.installs))
+        installs.id("i", installs.nextSerial())
         installs.text(appID)
         installs.id("u", user.number)
         installs.timestamp(ms: ms)
@@ -237,7 +237,7 @@ extension DataGenerator {
 
     private func writeOpen(_ user: NewUser, atMs ms: Int64, random: inout SeededRandom) {
         opens.beginRow()
-        opens.id("o", serial(.opens))
+        opens.id("o", opens.nextSerial())
         opens.text(appID)
         opens.id("u", user.number)
         opens.timestamp(ms: ms)

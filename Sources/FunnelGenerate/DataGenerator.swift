@@ -50,7 +50,6 @@ final class DataGenerator {
     let adSpend: RowWriter
 
     var nextUser = 0
-    var eventSerial = [Int](repeating: 0, count: EventKind.allCases.count)
     var nextInvite = 0
     var pending: [NewUser] = []
     var pendingHead = 0
@@ -150,15 +149,6 @@ final class DataGenerator {
     }
 
     var writers: [RowWriter] { [installs, opens, retention, purchases, invites, adSpend, steps, ux] }
-
-    /// The next event id number of a kind.
-    @inline(__always)
-    func serial(_ kind: EventKind) -> Int {
-        let index = kind == .installs ? 0 : kind == .opens ? 1 : kind == .retention ? 2 : kind == .purchases ? 3
-            : kind == .invites ? 4 : kind == .steps ? 6 : 7
-        eventSerial[index] += 1
-        return eventSerial[index]
-    }
 
     // MARK: Run
 

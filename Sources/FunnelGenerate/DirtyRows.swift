@@ -81,7 +81,7 @@ final class DirtyRowMaker {
     var counts: [(Defect, Int)] { zip(targets, tally).map { ($0.defect, $1) } }
 
     /// Possibly appends one invalid row derived from `row` (the valid row just written).
-    func maybeWrite(after row: UnsafeRawBufferPointer, spans: [Int], rowStart: Int,
+    func maybeWrite(after row: UnsafeRawBufferPointer, spans: UnsafeBufferPointer<Int>, rowStart: Int,
                              timestampMs: Int64, into out: OutputFile) {
         guard guaranteed > 0 || random.chance(Self.share) else { return }
         let index = nextTarget

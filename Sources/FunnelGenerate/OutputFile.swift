@@ -11,8 +11,14 @@ final class OutputFile {
     static let slack = 1 << 16
 
     let path: String
-    private(set) var buffer: UnsafeMutablePointer<UInt8>
-    var count = 0
+    let buffer: UnsafeMutablePointer<UInt8>
+    // The fill level lives behind a pointer rather than in a stored `var`: the hot path touches it
+    // for every byte, and a class's stored vars pay a dynamic exclusivity check on each access.
+    private let fill: UnsafeMutablePointer<Int>
+    var count: Int {
+        @inline(__always) get { fill.pointee }
+        @inline(__always) set { fill.pointee = newValue }
+    }
     private(set) var bytesWritten = 0
     private var plain: UnsafeMutablePointer<FILE>?
     private var compressed: gzFile?
@@ -21,13 +27,15 @@ final class OutputFile {
     init(path: String, gzip: Bool) throws {
         self.path = path
         buffer = .allocate(capacity: Self.chunk + Self.slack)
+        fill = .allocate(capacity: 1)
+        fill.initialize(to: 0)
         if gzip {
             // Level 1: generation speed matters more than a few percent of size.
             compressed = gzopen(path, "wb1")
-            if compressed == nil { buffer.deallocate(); throw GeneratorError.cannotWrite(path) }
+            if compressed == nil { buffer.deallocate(); fill.deallocate(); throw GeneratorError.cannotWrite(path) }
         } else {
             plain = fopen(path, "wb")
-            if plain == nil { buffer.deallocate(); throw GeneratorError.cannotWrite(path) }
+            if plain == nil { buffer.deallocate(); fill.deallocate(); throw GeneratorError.cannotWrite(path) }
         }
     }
 
@@ -35,6 +43,7 @@ final class OutputFile {
         if let plain { fclose(plain) }
         if let compressed { gzclose(compressed) }
         buffer.deallocate()
+        fill.deallocate()
     }
 
     /// Makes room for a row of up to `slack` bytes, flushing if the chunk is full.

@@ -12,24 +12,47 @@ final class RowWriter {
     let late: OutputFile?
     private let columnCount: Int
     private let jsonKeys: [[UInt8]]
-    private var column = 0
-    private var rowStart = 0
     /// Per column: start of its separator/key, start and end of its value (-1 when absent).
-    private var spans: [Int]
-    private(set) var lastTimestampMs: Int64 = 0
-    private var styleRandom: SeededRandom
-    private var messRandom: SeededRandom
+    private let spans: UnsafeMutablePointer<Int>
     let messiness: Messiness
-    private var dirtyMaker: DirtyRowMaker?
+    private let dirtyMaker: DirtyRowMaker?
 
-    /// Rows written as events (first copies), duplicate copies, rows moved to the late file.
-    private(set) var rows = 0
-    private(set) var duplicates = 0
-    private(set) var lateRows = 0
-    private(set) var mainFileRows = 0
-    private(set) var lateFileRows = 0
-    private(set) var offsetTimestamps = 0
-    private(set) var epochTimestamps = 0
+    /// The mutable state of the writer. Like `OutputFile.count` it sits behind a pointer so the
+    /// per-field hot path pays no dynamic exclusivity checks.
+    private struct State {
+        var column = 0
+        var rowStart = 0
+        var lastTimestampMs: Int64 = 0
+        var serial = 0
+        var styleRandom: SeededRandom
+        var messRandom: SeededRandom
+        var rows = 0
+        var duplicates = 0
+        var lateRows = 0
+        var mainFileRows = 0
+        var lateFileRows = 0
+        var offsetTimestamps = 0
+        var epochTimestamps = 0
+    }
+    private let state: UnsafeMutablePointer<State>
+
+    /// Rows written as events (first copies).
+    var rows: Int { state.pointee.rows }
+    /// Duplicate copies written (same event id again, same file or the late file).
+    var duplicates: Int { state.pointee.duplicates }
+    /// Rows moved to the late file.
+    var lateRows: Int { state.pointee.lateRows }
+    var mainFileRows: Int { state.pointee.mainFileRows }
+    var lateFileRows: Int { state.pointee.lateFileRows }
+    var offsetTimestamps: Int { state.pointee.offsetTimestamps }
+    var epochTimestamps: Int { state.pointee.epochTimestamps }
+
+    /// The next event id number of this kind.
+    @inline(__always)
+    func nextSerial() -> Int {
+        state.pointee.serial += 1
+        return state.pointee.serial
+    }
 
     init(kind: EventKind, format: GeneratorFormat, main: OutputFile, late: OutputFile?,
          seed: UInt64, messiness: Messiness, dirty: Bool) {
@@ -42,14 +65,22 @@ final class RowWriter {
         jsonKeys = kind.fieldNames.enumerated().map { index, name in
             Array("\(index == 0 ? "" : ",")\"\(name)\":".utf8)
         }
-        spans = Array(repeating: -1, count: columnCount * 3)
+        spans = .allocate(capacity: columnCount * 3)
+        spans.initialize(repeating: -1, count: columnCount * 3)
         let stream = UInt64(EventKind.allCases.firstIndex(of: kind)!) &+ 1_000
-        styleRandom = SeededRandom(seed: seed, stream: stream)
-        messRandom = SeededRandom(seed: seed, stream: stream &+ 100)
-        if dirty { dirtyMaker = DirtyRowMaker(kind: kind, format: format, seed: seed) }
+        state = .allocate(capacity: 1)
+        state.initialize(to: State(styleRandom: SeededRandom(seed: seed, stream: stream),
+                                   messRandom: SeededRandom(seed: seed, stream: stream &+ 100)))
+        dirtyMaker = dirty ? DirtyRowMaker(kind: kind, format: format, seed: seed) : nil
         let header = format == .csv ? kind.fieldNames.joined(separator: ",") + "\n" : ""
         main.append(header)
         late?.append(header)
+    }
+
+    deinit {
+        spans.deallocate()
+        state.deinitialize(count: 1)
+        state.deallocate()
     }
 
     /// Invalid rows written, by defect, in defect order.
@@ -60,43 +91,43 @@ final class RowWriter {
     @inline(__always)
     func beginRow() {
         main.reserveRow()
-        rowStart = main.count
-        column = 0
+        state.pointee.rowStart = main.count
+        state.pointee.column = 0
         if format == .ndjson { put(UInt8(ascii: "{")) }
     }
 
     /// Ends the row and applies duplicates, late arrival and dirty rows.
     func endRow() {
-        precondition(column == columnCount, "\(kind.name) row has \(column) of \(columnCount) fields")
+        precondition(state.pointee.column == columnCount, "\(kind.name) row has \(state.pointee.column) of \(columnCount) fields")
         if format == .ndjson { put(UInt8(ascii: "}")) }
         put(UInt8(ascii: "\n"))
-        rows += 1
-        mainFileRows += 1
-        let roll = messRandom.uniform()
-        let row = UnsafeRawBufferPointer(start: main.buffer + rowStart, count: main.count - rowStart)
+        state.pointee.rows += 1
+        state.pointee.mainFileRows += 1
+        let roll = state.pointee.messRandom.uniform()
+        let row = UnsafeRawBufferPointer(start: main.buffer + state.pointee.rowStart, count: main.count - state.pointee.rowStart)
         if roll < messiness.lateShare, let late {
             late.append(row)
-            main.count = rowStart
-            lateRows += 1
-            mainFileRows -= 1
-            lateFileRows += 1
+            main.count = state.pointee.rowStart
+            state.pointee.lateRows += 1
+            state.pointee.mainFileRows -= 1
+            state.pointee.lateFileRows += 1
             return
         }
         if roll < messiness.lateShare + messiness.duplicateShare {
-            duplicates += 1
-            if let late, messRandom.chance(messiness.duplicateInLateFileShare) {
+            state.pointee.duplicates += 1
+            if let late, state.pointee.messRandom.chance(messiness.duplicateInLateFileShare) {
                 late.append(row)
-                lateFileRows += 1
+                state.pointee.lateFileRows += 1
             } else {
                 main.append(row)
-                mainFileRows += 1
+                state.pointee.mainFileRows += 1
             }
             return
         }
         if let maker = dirtyMaker {
             let before = maker.total
-            maker.maybeWrite(after: row, spans: spans, rowStart: rowStart, timestampMs: lastTimestampMs, into: main)
-            mainFileRows += maker.total - before
+            maker.maybeWrite(after: row, spans: UnsafeBufferPointer(start: spans, count: columnCount * 3), rowStart: state.pointee.rowStart, timestampMs: state.pointee.lastTimestampMs, into: main)
+            state.pointee.mainFileRows += maker.total - before
         }
     }
 
@@ -110,13 +141,13 @@ final class RowWriter {
 
     @inline(__always)
     private func begin(quoted: Bool) {
-        let base = column * 3
+        let base = state.pointee.column * 3
         spans[base] = main.count
         if format == .csv {
-            if column > 0 { put(UInt8(ascii: ",")) }
+            if state.pointee.column > 0 { put(UInt8(ascii: ",")) }
         } else {
             // Column 0 (event_id or app_id) is always present, so only its key lacks the comma.
-            jsonKeys[column].withUnsafeBufferPointer { putBytes(UnsafeRawBufferPointer($0)) }
+            jsonKeys[state.pointee.column].withUnsafeBufferPointer { putBytes(UnsafeRawBufferPointer($0)) }
             if quoted { put(UInt8(ascii: "\"")) }
         }
         spans[base + 1] = main.count - (format == .ndjson && quoted ? 1 : 0)
@@ -125,8 +156,8 @@ final class RowWriter {
     @inline(__always)
     private func end(quoted: Bool) {
         if format == .ndjson && quoted { put(UInt8(ascii: "\"")) }
-        spans[column * 3 + 2] = main.count
-        column += 1
+        spans[state.pointee.column * 3 + 2] = main.count
+        state.pointee.column += 1
     }
 
     @inline(__always)
@@ -137,12 +168,12 @@ final class RowWriter {
 
     /// An absent optional field.
     func null() {
-        let base = column * 3
+        let base = state.pointee.column * 3
         spans[base] = -1
         spans[base + 1] = -1
         spans[base + 2] = -1
-        if format == .csv && column > 0 { put(UInt8(ascii: ",")) }
-        column += 1
+        if format == .csv && state.pointee.column > 0 { put(UInt8(ascii: ",")) }
+        state.pointee.column += 1
     }
 
     /// A text field from a literal.
@@ -204,10 +235,10 @@ final class RowWriter {
     /// An instant, mostly RFC 3339 in UTC (`Z`), a planted share with a non-UTC offset denoting
     /// the same instant, a few as epoch milliseconds. `fraction` writes milliseconds.
     func timestamp(ms: Int64, fraction: Bool = false) {
-        lastTimestampMs = ms
-        let roll = styleRandom.uniform()
+        state.pointee.lastTimestampMs = ms
+        let roll = state.pointee.styleRandom.uniform()
         if roll < messiness.epochShare {
-            epochTimestamps += 1
+            state.pointee.epochTimestamps += 1
             begin(quoted: false)
             putInt(Int(ms))
             end(quoted: false)
@@ -215,8 +246,8 @@ final class RowWriter {
         }
         var offsetMinutes = 0
         if roll < messiness.epochShare + messiness.offsetShare {
-            offsetTimestamps += 1
-            offsetMinutes = Messiness.offsets[styleRandom.below(Messiness.offsets.count)]
+            state.pointee.offsetTimestamps += 1
+            offsetMinutes = Messiness.offsets[state.pointee.styleRandom.below(Messiness.offsets.count)]
         }
         begin(quoted: true)
         putTimestamp(ms: ms, offsetMinutes: offsetMinutes, fraction: fraction, zone: true)

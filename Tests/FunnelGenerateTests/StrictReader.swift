@@ -60,8 +60,8 @@ struct StrictReader {
                 for (key, value) in object {
                     if let string = value as? String { row[key] = string }
                     else if let number = value as? NSNumber {
-                        if CFGetTypeID(number) == CFBooleanGetTypeID() { row[key] = number.boolValue ? "true" : "false" }
-                        else { row[key] = number.stringValue }
+                        let isBoolean = kind.fields.first { $0.name == key }?.type == .boolean
+                        row[key] = isBoolean ? (number.boolValue ? "true" : "false") : number.stringValue
                     } else { wrongType = true }
                 }
                 if wrongType || !Set(object.keys).isSubset(of: Set(kind.fieldNames)) {

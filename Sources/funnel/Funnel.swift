@@ -12,6 +12,7 @@ struct Funnel: ParsableCommand {
         Exit status: 0 success, 1 the job failed, 2 usage error (bad flags or configuration).
         """,
         subcommands: [
+            GenerateCommand.self,
             DatabaseCommand.self,
             MigrateCommand.self,
             BenchCommand.self,

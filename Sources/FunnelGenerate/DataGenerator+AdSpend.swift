@@ -1,0 +1,92 @@
+import FunnelCore
+
+/// Realised spend figures of one paid network, from the ad spend rows as finally stated.
+struct SpendTally {
+    var spendCents = 0
+    var paidInstalls = 0
+    var impressions = 0
+    var clicks = 0
+    var rows = 0
+    var restatements = 0
+    var dailyCPILow = Double.infinity
+    var dailyCPIHigh = 0.0
+}
+
+extension DataGenerator {
+    /// The CPI of a paid source on a day with `volume` paid installs: it rises with the day's
+    /// volume relative to the planned mean (saturation) and on weekends.
+    func cpi(source: Int, day: Int, volume: Double) -> Double {
+        let profile = PlantedModel.sources[source]
+        let weekend = CivilTime.weekday(days: startDay + day) >= 5 ? profile.weekendMultiplier : 1
+        let reference = max(plannedDailyPaid[source], 1e-9)
+        return profile.cpiBase * (1 + profile.cpiSaturation * volume / reference) * weekend
+    }
+
+    /// Writes one ad spend row per (date, network, campaign, country) with installs, spend =
+    /// installs x that day's CPI (x the country's multiplier); a planted share is first stated with
+    /// a wrong spend and restated at the end of the file with the true one.
+    func writeAdSpend() throws {
+        var random = SeededRandom(seed: seed, stream: 9_000)
+        let countries = PlantedModel.countries.count
+        let sourceCount = PlantedModel.sources.count
+        var restated: [(day: Int, source: Int, campaign: Int, country: Int, cents: Int, impressions: Int, clicks: Int)] = []
+        spendTallies = Array(repeating: SpendTally(), count: sourceCount)
+        for day in 0..<days {
+            for source in PlantedModel.paidIndices {
+                let profile = PlantedModel.sources[source]
+                var volume = 0
+                let base = (day * sourceCount + source) * maxCampaigns * countries
+                for index in base..<(base + maxCampaigns * countries) { volume += Int(paidCells[index]) }
+                guard volume > 0 else { continue }
+                let dayCPI = cpi(source: source, day: day, volume: Double(volume))
+                spendTallies[source].dailyCPILow = min(spendTallies[source].dailyCPILow, dayCPI)
+                spendTallies[source].dailyCPIHigh = max(spendTallies[source].dailyCPIHigh, dayCPI)
+                for campaign in 0..<profile.campaigns.count {
+                    for country in 0..<countries {
+                        let installs = Int(paidCells[base + campaign * countries + country])
+                        guard installs > 0 else { continue }
+                        let cents = Int((Double(installs) * dayCPI * PlantedModel.countryCPIMultipliers[country] * 100)
+                            .rounded())
+                        let clicks = max(installs, Int((Double(installs) / profile.clickToInstall
+                            * (1 + 0.05 * random.normal())).rounded()))
+                        let impressions = max(clicks, Int((Double(clicks) / profile.ctr
+                            * (1 + 0.05 * random.normal())).rounded()))
+                        var written = cents
+                        if random.chance(PlantedModel.restatementShare) {
+                            written = Int(Double(cents) * random.uniform(0.8, 1.2)) + 1
+                            if written == cents { written += 100 }
+                            restated.append((day, source, campaign, country, cents, impressions, clicks))
+                            spendTallies[source].restatements += 1
+                        }
+                        writeSpendRow(day: day, source: source, campaign: campaign, country: country,
+                                      cents: written, impressions: impressions, clicks: clicks)
+                        spendTallies[source].spendCents += cents
+                        spendTallies[source].paidInstalls += installs
+                        spendTallies[source].impressions += impressions
+                        spendTallies[source].clicks += clicks
+                        spendTallies[source].rows += 1
+                    }
+                }
+            }
+        }
+        for row in restated {
+            writeSpendRow(day: row.day, source: row.source, campaign: row.campaign, country: row.country,
+                          cents: row.cents, impressions: row.impressions, clicks: row.clicks)
+        }
+    }
+
+    private func writeSpendRow(day: Int, source: Int, campaign: Int, country: Int, cents: Int,
+                               impressions: Int, clicks: Int) {
+        adSpend.beginRow()
+        adSpend.text(appID)
+        adSpend.date(days: startDay + day)
+        adSpend.text(PlantedModel.sources[source].nameBytes)
+        adSpend.decimal(cents, places: 2)
+        adSpend.text(campaignNames[source][campaign])
+        adSpend.text(countryNames[country])
+        adSpend.text("USD")
+        adSpend.int(impressions)
+        adSpend.int(clicks)
+        adSpend.endRow()
+    }
+}

@@ -1,0 +1,50 @@
+# funnel: build, test, demo and benchmark. `make test` and `make demo` work on a fresh
+# Debian/Ubuntu machine with a Swift toolchain: they install what is missing first.
+SWIFT ?= swift
+APT_PACKAGES := postgresql libpq-dev zlib1g-dev pkg-config
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+RELEASE_BIN := .build/release/funnel
+
+.PHONY: all deps build release test demo bench clean
+
+all: build
+
+## deps: install the system packages funnel needs (PostgreSQL server, libpq, zlib) when missing.
+deps:
+	@missing=""; \
+	for pkg in $(APT_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$pkg 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$pkg"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -q && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing; \
+	fi
+	@command -v $(SWIFT) >/dev/null || { echo "Swift is not installed: get a Swift 6 toolchain from swift.org"; exit 1; }
+
+## build: debug build of the funnel binary (.build/debug/funnel).
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release
+
+## test: install what is missing, build, and run the whole test suite against a real PostgreSQL.
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test
+
+## demo: the main job on the embedded PostgreSQL (see README): generate a realistic data set,
+## then set up the embedded database for it.
+DEMO_DIR ?= demo-out
+demo: release
+	$(RELEASE_BIN) generate --out $(DEMO_DIR)/input --users 20000 --days 60
+	$(RELEASE_BIN) db start
+	$(RELEASE_BIN) migrate
+
+## bench: the benchmarks, each figure beside its baseline.
+bench: release
+	$(RELEASE_BIN) bench generate
+
+clean:
+	rm -rf .build

@@ -76,15 +76,9 @@ extension PostgresConnection {
             try body(&writer)
             try writer.flush()
         } catch {
-            if PQputCopyEnd(handle, "aborted by the client: \(error)") == 1 {
-                drainResults()
-            } else {
-                drainResults()
-            }
-            if let failure = error as? PostgresError, failure.code == .copyFailed {
-                throw PostgresError(code: failure.code, message: failure.message, sqlState: failure.sqlState,
-                                    detail: failure.detail, hint: failure.hint, context: failure.context, query: sql)
-            }
+            // Abort: the server discards the data and answers with an error we drain.
+            _ = PQputCopyEnd(handle, "aborted by the client: \(error)")
+            drainResults()
             throw error
         }
         guard PQputCopyEnd(handle, nil) == 1 else {

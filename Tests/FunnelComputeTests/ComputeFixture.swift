@@ -7,11 +7,12 @@ import TestSupport
 /// and run compute. Times are RFC 3339 text (`2024-03-01T10:00:00Z`).
 final class ComputeFixture {
     let connection: PostgresConnection
+    let settings: ConnectionSettings
     let app: String
     private var serial = 0
 
     init(app: String = "app") throws {
-        let settings = try TestCluster.freshDatabase(migrated: true)
+        settings = try TestCluster.freshDatabase(migrated: true)
         connection = try settings.connect()
         self.app = app
         for table in ["raw_installs", "raw_opens", "raw_retention", "raw_purchases", "raw_invites",

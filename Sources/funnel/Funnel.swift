@@ -14,6 +14,7 @@ struct Funnel: ParsableCommand {
         subcommands: [
             DatabaseCommand.self,
             MigrateCommand.self,
+            ComputeCommand.self,
             BenchCommand.self,
         ]
     )

@@ -4,23 +4,25 @@
 -- the invitee installed within W days of the inviter). Cycle time is inviter install to invitee
 -- install.
 -- Grain: one row per (app_id, user_id) of int_user_facts (updated in place). Reads: scope_installs,
--- int_user_facts, raw_invites, compute_settings.
+-- int_user_facts, raw_invites, compute_settings. int_user_facts is analyzed first: it was just
+-- rewritten, and stale statistics turn the inviter lookup into a nested loop over the table.
+analyze int_user_facts;
+
 with settings as (
     select * from compute_settings where app_id = ''
 ), invitees as (
-    select f.app_id, f.user_id, f.installed_at,
-           coalesce(v.user_id, f.referrer_user_id) as inviter_user_id,
+    select si.app_id, si.user_id, si.installed_at,
+           coalesce(v.user_id, si.referrer_user_id) as inviter_user_id,
            v.sent_at
-    from int_user_facts f
-    join scope_installs si on si.app_id = f.app_id and si.user_id = f.user_id
+    from scope_installs si
     left join lateral (
         select rv.user_id, rv.sent_at
         from raw_invites rv
-        where rv.app_id = f.app_id and rv.invite_id = f.invite_id
+        where rv.app_id = si.app_id and rv.invite_id = si.invite_id
         order by rv.sent_at
         limit 1
-    ) v on f.invite_id is not null
-    where f.acquisition = 'viral'
+    ) v on si.invite_id is not null
+    where si.referrer_user_id is not null or si.invite_id is not null
 )
 update int_user_facts f
 set inviter_user_id = i.inviter_user_id,

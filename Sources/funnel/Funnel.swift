@@ -15,6 +15,7 @@ struct Funnel: ParsableCommand {
             GenerateCommand.self,
             DatabaseCommand.self,
             MigrateCommand.self,
+            ComputeCommand.self,
             BenchCommand.self,
         ]
     )

@@ -14,6 +14,8 @@ struct Funnel: ParsableCommand {
         subcommands: [
             DatabaseCommand.self,
             MigrateCommand.self,
+            IngestCommand.self,
+            WorkerCommand.self,
             BenchCommand.self,
         ]
     )

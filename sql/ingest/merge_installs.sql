@@ -9,9 +9,8 @@
 -- truncated, then only appended to by COPY in one session). An event already stored is skipped
 -- whatever its timestamp: the primary key holds the partition key, so "not exists" on
 -- (app_id, event_id) over every partition does the deduplication, not "on conflict".
--- Dirty cohorts: each new install's own UTC date, and the known first install's date of a user
--- whose new install is earlier (that cohort loses the user). The lookup of known installs sees
--- the table as it was before this statement.
+-- Dirty cohorts: each new install's own UTC date. (The cohort a user leaves when an earlier
+-- install arrives is marked by mark_moved_cohorts.sql, run just before this statement.)
 with staged as (
     select distinct on (app_id, event_id)
         event_id, app_id, user_id, installed_at, network, platform, country, campaign,
@@ -29,25 +28,9 @@ inserted as (
         select 1 from raw_installs r where r.app_id = s.app_id and r.event_id = s.event_id)
     returning app_id, user_id, installed_at
 ),
-new_first_installs as (
-    select app_id, user_id, min(installed_at) as first_new_at
-    from inserted
-    group by app_id, user_id
-),
 dirty as (
     insert into stage_dirty (app_id, cohort_date)
     select distinct app_id, (installed_at at time zone 'UTC')::date
     from inserted
-    union
-    select n.app_id, (known.installed_at at time zone 'UTC')::date
-    from new_first_installs n
-    cross join lateral (
-        select r.installed_at
-        from raw_installs r
-        where r.app_id = n.app_id and r.user_id = n.user_id
-        order by r.installed_at
-        limit 1
-    ) known
-    where n.first_new_at < known.installed_at
 )
 select count(*)::bigint as rows_loaded from inserted;

@@ -1,6 +1,7 @@
 public import Foundation
 public import FunnelCore
 import FunnelSQL
+import Logging
 public import PostgresClient
 
 /// Loads claimed files into the raw tables, exactly once each, through one connection.
@@ -39,7 +40,10 @@ public final class FileLoader {
                      progress: (Int) -> Void = { _ in }) throws -> FileLoadCounts {
         try connection.execute(SQLCatalog.text("ingest/truncate_staging.sql"))
         let options = ReaderOptions(kind: file.kind, assumeTimeZone: file.assumeTimeZone, now: now)
+        let clock = ContinuousClock()
+        let started = clock.now
         var staged = try stage(file, options: options, shouldStop: shouldStop, progress: progress)
+        connection.logger.debug("file staged", metadata: ["file.path": "\(file.path)", "load.seconds": "\(clock.now - started)"])
         if shouldStop() { throw LoadInterruption.stopRequested }
         // Partitions are created before, not inside, the merge transaction: creating one locks
         // its parent until commit, and empty partitions are harmless if this load then fails.
@@ -56,8 +60,11 @@ public final class FileLoader {
             var loaded = 0
             for kind in EventKind.allCases where staged.rows[kind, default: 0] > 0 {
                 try connection.query("select pg_advisory_xact_lock($1)", [Self.mergeLock(kind).value])
+                let mergeStarted = clock.now
+                if kind == .installs { try connection.query(SQLCatalog.text("ingest/mark_moved_cohorts.sql")) }
                 loaded += try connection.query(SQLCatalog.text("ingest/merge_\(kind.rawValue).sql"), [file.fileID])
                     .scalar(Int.self)
+                connection.logger.debug("kind merged", metadata: ["load.kind": "\(kind.rawValue)", "load.seconds": "\(clock.now - mergeStarted)"])
             }
             if staged.counts.rejected > 0 {
                 try connection.query(SQLCatalog.text("ingest/insert_rejects.sql"), [file.fileID, file.path])

@@ -8,6 +8,7 @@ public import PostgresClient
 public struct IngestRun: Sendable {
     /// The outcome of one input file.
     public struct FileReport: Sendable, Equatable {
+        /// What became of the file, as `--json` and the summary print it.
         public enum Status: String, Sendable {
             /// Loaded by this run (or by another worker while this run waited for it).
             case loaded

@@ -4,6 +4,7 @@ SWIFT ?= swift
 APT_PACKAGES := postgresql libpq-dev zlib1g-dev pkg-config
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RELEASE_BIN := .build/release/funnel
+BENCH_EVENTS ?= 10000000
 
 .PHONY: all deps build release test demo bench clean
 
@@ -22,29 +23,41 @@ deps:
 	fi
 	@command -v $(SWIFT) >/dev/null || { echo "Swift is not installed: get a Swift 6 toolchain from swift.org"; exit 1; }
 
+# SwiftPM caches its build plan, and the EmbedSQL plugin's list of sql/ files with it: a newly
+# added SQL file would not be embedded until the plan is made again. Dropping the cached plan
+# costs about a second.
+FORGET_PLAN := rm -f .build/debug.yaml .build/release.yaml
+
 ## build: debug build of the funnel binary (.build/debug/funnel).
 build: deps
+	$(FORGET_PLAN)
 	$(SWIFT) build
 
 release: deps
+	$(FORGET_PLAN)
 	$(SWIFT) build -c release
 
 ## test: install what is missing, build, and run the whole test suite against a real PostgreSQL.
 test: deps
+	$(FORGET_PLAN)
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 
 ## demo: the main job on the embedded PostgreSQL (see README): generate a realistic data set,
-## then set up the embedded database for it.
+## load it into the embedded database and compute every metric.
 DEMO_DIR ?= demo-out
 demo: release
 	$(RELEASE_BIN) generate --out $(DEMO_DIR)/input --users 20000 --days 60
 	$(RELEASE_BIN) db start
 	$(RELEASE_BIN) migrate
+	$(RELEASE_BIN) ingest $(DEMO_DIR)/input
+	$(RELEASE_BIN) compute
 
 ## bench: the benchmarks, each figure beside its baseline.
 bench: release
 	$(RELEASE_BIN) bench generate
+	$(RELEASE_BIN) bench ingest --events $(BENCH_EVENTS)
+	$(RELEASE_BIN) bench compute
 
 clean:
 	rm -rf .build

@@ -1,8 +1,11 @@
 import Foundation
+import FunnelCore
 
 /// Expands the paths given to `funnel ingest` into input files: a file as given; a directory
-/// recursively, taking the files whose names end in `.csv`, `.ndjson`, `.jsonl` or `.json`
-/// (optionally `.gz`) and skipping hidden files and directories. Sorted within each directory.
+/// recursively, taking the files whose names end in `.csv`, `.ndjson` or `.jsonl` (optionally
+/// `.gz`), and `.json` files only when their name announces a kind (`installs-1.json`): a plain
+/// `.json` file is usually one JSON document (such as the generator's `truth.json`), not NDJSON.
+/// Hidden files and directories are skipped. Sorted within each directory.
 public enum InputDiscovery {
     /// A path that does not exist or cannot be listed (a usage error).
     public struct Missing: Error, Sendable, CustomStringConvertible {
@@ -10,7 +13,7 @@ public enum InputDiscovery {
         public var description: String { "\(path): no such file or directory" }
     }
 
-    static let extensions = ["csv", "ndjson", "jsonl", "json"]
+    static let extensions = ["csv", "ndjson", "jsonl"]
 
     /// The input files under `paths`, in order, each once.
     public static func expand(_ paths: [String]) throws -> [String] {
@@ -29,6 +32,7 @@ public enum InputDiscovery {
     public static func isInputFile(_ name: String) -> Bool {
         var lowered = name.lowercased()
         if lowered.hasSuffix(".gz") { lowered.removeLast(3) }
+        if lowered.hasSuffix(".json") { return EventKind(fileName: lowered) != nil }
         return extensions.contains { lowered.hasSuffix(".\($0)") }
     }
 

@@ -52,6 +52,9 @@ final class TruthDataSet: Sendable {
     /// Standard error of the mean per-user revenue through day N (7, 30) of the cohorts mature for
     /// N, per network: [network][N]. Computed from the raw rows, independently of the marts.
     let ltvStandardError: [String: [Int: Double]]
+    /// The last observed LTV point per network (its day and value) and the fitted model's exponent.
+    let lastObservedLTV: [String: (day: Int, ltv: Double)]
+    let modelExponent: [String: Double]
     let timings: String
 
     private init() throws {
@@ -152,6 +155,19 @@ final class TruthDataSet: Sendable {
                 = try row.decode(Double.self, at: 2)
         }
         ltvStandardError = errors
+        var last: [String: (day: Int, ltv: Double)] = [:]
+        for row in try connection.query("""
+            select distinct on (network) network, day, ltv from fct_ltv
+            where not projected and ltv is not null order by network, day desc
+            """) {
+            last[try row.decode(String.self, at: 0)] = (try row.decode(Int.self, at: 1), try row.decode(Double.self, at: 2))
+        }
+        lastObservedLTV = last
+        var exponents: [String: Double] = [:]
+        for row in try connection.query("select network, b from fct_ltv_models where b is not null") {
+            exponents[try row.decode(String.self, at: 0)] = try row.decode(Double.self, at: 1)
+        }
+        modelExponent = exponents
         lap("read marts")
         timings = phases.joined(separator: ", ")
         print("TruthRecovery data set (\(Self.users) users x \(Self.days) days, seed \(Self.seed)): \(timings)")
@@ -340,6 +356,36 @@ struct TruthRecoveryTests {
             let high = try #require(row.ltvD180High, "\(network) has no D180 interval")
             #expect(low <= planted && planted <= high,
                     "\(network) planted LTV D180 \(fmt(planted)) outside [\(fmt(low)), \(fmt(high))] (projected \(fmt(row.ltvD180)))")
+        }
+    }
+
+    /// The networks whose projection currently falls below their own observed LTV (seed 4).
+    static let decreasingProjection: Set<String> = ["clickstorm", "vistamob"]
+
+    @Test("projected LTV D180 is at least the observed LTV D7 and D30, and the fitted exponent is >= 0 (cumulative revenue cannot fall)")
+    func projectionNotBelowObserved() throws {
+        let data = try dataSet()
+        for network in reportedNetworks + ["all"] {
+            let row = try #require(data.networks[network])
+            let projected = try #require(row.ltvD180)
+            let observed = max(row.ltvD7 ?? 0, row.ltvD30 ?? 0)
+            let exponent = try #require(data.modelExponent[network])
+            let check = {
+                #expect(projected >= observed,
+                        "\(network): projected LTV D180 \(fmt(projected)) < observed max(D7, D30) \(fmt(observed))")
+                #expect(exponent >= 0, "\(network): fitted LTV(d) = a * d^b has b = \(fmt(exponent)) < 0 (LTV falling)")
+            }
+            if Self.decreasingProjection.contains(network) {
+                withKnownIssue("""
+                    LTV projection can decrease: PowerLawFit.fit (Sources/FunnelCore/Maths/PowerLawFit.swift), \
+                    called by ComputeEngine.projectLTV, fits unweighted least squares on ln LTV over every \
+                    observed day 7...last of fct_ltv, where day N pools only the cohorts mature for N; the \
+                    tail days rest on one to a few cohorts (day 49 = a single cohort day), so noise drives \
+                    the slope negative and nothing constrains b >= 0 or the projection >= observed LTV
+                    """) { check() }
+            } else {
+                check()
+            }
         }
     }
 

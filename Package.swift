@@ -49,7 +49,7 @@ let package = Package(
         .testTarget(name: "PostgresClientTests", dependencies: ["PostgresClient", "TestSupport"]),
         .testTarget(name: "FunnelCoreTests", dependencies: ["FunnelCore"]),
         .testTarget(name: "FunnelComputeTests", dependencies: [
-            "FunnelCompute", "FunnelSQL", "PostgresClient", "TestSupport",
+            "FunnelCompute", "FunnelSQL", "PostgresClient", "TestSupport", "FunnelGenerate", "FunnelCore",
         ]),
         .testTarget(name: "FunnelGenerateTests", dependencies: ["FunnelGenerate", "FunnelCore"]),
         .testTarget(name: "FunnelIngestTests", dependencies: [

@@ -1,0 +1,67 @@
+import FunnelCore
+import FunnelSQL
+import PostgresClient
+
+extension FrictionComputation {
+    /// Recomputes impact and breakdown of `apps`: counts per (screen, type) in SQL, tests and
+    /// flags in Swift (Fisher's exact test, Benjamini-Hochberg per app), then writes both tables.
+    func recomputeImpact(on connection: PostgresConnection, apps: [String], summary: inout FrictionSummary) throws {
+        try connection.query(SQLCatalog.text("friction/delete_app_results.sql"), [apps])
+        guard !apps.isEmpty else { return }
+        try connection.query(SQLCatalog.text("friction/reached_screens.sql"), [apps])
+        try connection.query(SQLCatalog.text("friction/user_outcomes.sql"))
+        let rows = try connection.query(SQLCatalog.text("friction/impact_counts.sql"), [apps])
+        var byApp: [String: [(screen: String, type: String, counts: FrictionCounts, d1: FrictionCounts)]] = [:]
+        for row in rows {
+            let counts = FrictionCounts(usersHit: try row.decode(Int.self, at: 3), droppedHit: try row.decode(Int.self, at: 4),
+                                        usersNotHit: try row.decode(Int.self, at: 5),
+                                        droppedNotHit: try row.decode(Int.self, at: 6))
+            let d1 = FrictionCounts(usersHit: try row.decode(Int.self, at: 7), droppedHit: try row.decode(Int.self, at: 8),
+                                    usersNotHit: try row.decode(Int.self, at: 9), droppedNotHit: try row.decode(Int.self, at: 10))
+            byApp[try row.decode(String.self, at: 0), default: []].append(
+                (try row.decode(String.self, at: 1), try row.decode(String.self, at: 2), counts, d1))
+        }
+        let insert = SQLCatalog.text("friction/insert_impact.sql")
+        for app in byApp.keys.sorted() {
+            let family = byApp[app] ?? []
+            let assessed = settings.rules.assess(family.map(\.counts))
+            summary.pairsTested += family.count
+            for (pair, assessment) in zip(family, assessed) {
+                let counts = assessment.counts
+                try connection.query(insert, [
+                    app, pair.screen, pair.type, counts.usersHit, counts.usersNotHit, counts.droppedHit,
+                    counts.droppedNotHit, counts.dropoffHit, counts.dropoffNotHit, counts.relativeRisk,
+                    assessment.pValue, assessment.qValue, counts.usersLost, assessment.meetsMinimumSample,
+                    assessment.flagged, assessment.rank, pair.d1.usersHit, pair.d1.usersNotHit, pair.d1.dropoffHit,
+                    pair.d1.dropoffNotHit, pair.d1.relativeRisk, pair.d1.pValue,
+                ])
+                if let rank = assessment.rank {
+                    summary.flagged.append(FlaggedFriction(appID: app, screen: pair.screen, frictionType: pair.type,
+                                                           rank: rank, usersHit: counts.usersHit,
+                                                           usersLost: counts.usersLost, qValue: assessment.qValue))
+                    try writeBreakdown(on: connection, app: app, screen: pair.screen, type: pair.type, counts: counts)
+                }
+            }
+        }
+        summary.flagged.sort { ($0.appID, $0.rank) < ($1.appID, $1.rank) }
+    }
+
+    /// The flagged pair's hit users by input mode, orientation and platform, each slice compared
+    /// with the users who did not hit it; `share_of_users_lost` says how much of the effect the
+    /// slice explains.
+    private func writeBreakdown(on connection: PostgresConnection, app: String, screen: String, type: String,
+                                counts: FrictionCounts) throws {
+        let insert = SQLCatalog.text("friction/insert_breakdown.sql")
+        let slices = try connection.query(SQLCatalog.text("friction/breakdown_counts.sql"), [app, screen, type])
+        for row in slices {
+            let slice = FrictionCounts(usersHit: try row.decode(Int.self, at: 2), droppedHit: try row.decode(Int.self, at: 3),
+                                       usersNotHit: counts.usersNotHit, droppedNotHit: counts.droppedNotHit)
+            let share: Double? = counts.usersLost > 0 ? slice.usersLost / counts.usersLost : nil
+            try connection.query(insert, [
+                app, screen, type, try row.decode(String.self, at: 0), try row.decode(String.self, at: 1),
+                slice.usersHit, slice.droppedHit, slice.dropoffHit, slice.dropoffNotHit, slice.relativeRisk,
+                slice.usersLost, share,
+            ])
+        }
+    }
+}

@@ -22,6 +22,17 @@ private let planted: [String: String] = [
     "network_error": "network_error_no_feedback",
 ]
 
+/// Flagged rows that break the flag rules or the rank order (should be none).
+private func flagInvariantViolations(_ connection: PostgresConnection) throws -> Int {
+    try connection.query("""
+        select count(*) from fct_friction_impact i
+        where (flagged and not (users_hit >= 20 and dropped_hit >= 5 and q_value <= 0.05 and relative_risk > 1))
+           or (flagged and exists (select 1 from fct_friction_impact j where j.app_id = i.app_id and j.flagged
+                                   and j.rank < i.rank and j.users_lost < i.users_lost))
+           or (not flagged and rank is not null)
+        """).scalar(Int.self)
+}
+
 @Suite("Friction: computation over PostgreSQL")
 struct FrictionComputationTests {
     @Test("a strong effect on few users is measured but not flagged, and a rerun gives the same tables")
@@ -118,7 +129,7 @@ struct FrictionComputationTests {
     }
 
     @Test("generated data: the planted frictions are flagged on their screens and nothing else is",
-          arguments: [1, 2])
+          arguments: [1, 2, 3])
     func plantedFrictionFlagged(seed: Int) throws {
         let generated = try FrictionFixtures.generate(users: 5000, seed: seed)
         defer { try? FileManager.default.removeItem(at: generated.directory) }
@@ -127,12 +138,22 @@ struct FrictionComputationTests {
         try FrictionFixtures.loadGenerated(connection, directory: generated.directory)
         let summary = try FrictionComputation().run(on: connection, logger: logger)
 
-        let expected = Set(generated.planted.compactMap { pair in planted[pair[1]].map { [pair[0], $0] } })
+        let expected = Set(generated.planted.compactMap { truth in planted[truth.type].map { [truth.screen, $0] } })
         #expect(expected.count == 3)
+        for truth in generated.planted {
+            let measured = try connection.query("""
+                select users_hit, dropoff_hit from fct_friction_impact where screen = $1 and friction_type = $2
+                """, [truth.screen, planted[truth.type] ?? ""])
+            #expect(measured.count == 1)
+            guard let row = measured.first else { continue }
+            #expect(try row.decode(Int.self, at: 0) == truth.usersHit, "\(truth.screen) \(truth.type): users hit")
+            #expect(abs(try row.decode(Double.self, at: 1) - truth.dropoffHit) < 1e-9, "\(truth.screen): drop-off")
+        }
         let flagged = Set(summary.flagged.map { [$0.screen, $0.frictionType] })
         #expect(flagged == expected, "seed \(seed): flagged \(flagged)")
         #expect(summary.flagged.allSatisfy { !generated.unplantedScreens.contains($0.screen) })
         #expect(summary.flagged.map(\.rank) == Array(1...summary.flagged.count))
+        #expect(try flagInvariantViolations(connection) == 0)
 
         let explained = try connection.query("""
             select dimension, value from fct_friction_breakdown
@@ -141,5 +162,24 @@ struct FrictionComputationTests {
             """).map { try "\($0.decode(String.self, at: 0))=\($0.decode(String.self, at: 1))" }
         #expect(explained.contains("input_mode=zh-Hans-pinyin"))
         #expect(explained.contains("orientation=landscape"))
+    }
+}
+
+extension FrictionComputationTests {
+    @Test("generated data with few users: every flag still meets the minimum sample")
+    func smallGeneratedSample() throws {
+        let generated = try FrictionFixtures.generate(users: 250, seed: 7)
+        defer { try? FileManager.default.removeItem(at: generated.directory) }
+        let connection = try TestCluster.freshDatabase(migrated: true).connect()
+        try FrictionFixtures.prepare(connection)
+        try FrictionFixtures.loadGenerated(connection, directory: generated.directory)
+        _ = try FrictionComputation().run(on: connection, logger: logger)
+        #expect(try flagInvariantViolations(connection) == 0)
+        let small = try connection.query("""
+            select count(*) from fct_friction_impact where users_hit < 20 and flagged
+            """).scalar(Int.self)
+        #expect(small == 0)
+        let tested = try connection.query("select count(*) from fct_friction_impact where users_hit < 20").scalar(Int.self)
+        #expect(tested > 0, "the small sample has pairs below the minimum, and they were assessed")
     }
 }

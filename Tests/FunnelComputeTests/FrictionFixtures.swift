@@ -101,10 +101,18 @@ enum FrictionFixtures {
         try connection.execute("analyze")
     }
 
-    /// Runs `funnel generate` and returns the output directory and the planted friction
-    /// (`screen`, `type`) pairs and the unplanted screens of its truth.json.
+    /// A planted friction of truth.json: its screen, `ux` type and realised users hit and drop-off.
+    struct PlantedFriction {
+        let screen: String
+        let type: String
+        let usersHit: Int
+        let dropoffHit: Double
+    }
+
+    /// Runs `funnel generate` and returns the output directory, the planted frictions and the
+    /// unplanted screens of its truth.json.
     static func generate(users: Int, seed: Int) throws
-        -> (directory: URL, planted: Set<[String]>, unplantedScreens: Set<String>) {
+        -> (directory: URL, planted: [PlantedFriction], unplantedScreens: Set<String>) {
         let directory = try TestCluster.makeTemporaryDirectory(prefix: "friction-gen")
         let outcome = try FunnelExecutable.run(["generate", "--out", directory.path, "--users", String(users),
                                                 "--days", "14", "--seed", String(seed)])
@@ -113,10 +121,12 @@ enum FrictionFixtures {
         }
         let truth = try JSONSerialization.jsonObject(with: Data(contentsOf: directory.appending(path: "truth.json")))
         let friction = (truth as? [String: Any])?["friction"] as? [String: Any] ?? [:]
-        let planted = (friction["planted"] as? [[String: Any]] ?? []).compactMap { signal -> [String]? in
-            guard let screen = signal["screen"] as? String, let type = signal["type"] as? String else { return nil }
-            return [screen, type]
+        let planted = (friction["planted"] as? [[String: Any]] ?? []).compactMap { signal -> PlantedFriction? in
+            guard let screen = signal["screen"] as? String, let type = signal["type"] as? String,
+                  let usersHit = signal["users_hit"] as? Int, let dropoffHit = signal["dropoff_hit"] as? Double
+            else { return nil }
+            return PlantedFriction(screen: screen, type: type, usersHit: usersHit, dropoffHit: dropoffHit)
         }
-        return (directory, Set(planted), Set(friction["unplanted_screens"] as? [String] ?? []))
+        return (directory, planted, Set(friction["unplanted_screens"] as? [String] ?? []))
     }
 }

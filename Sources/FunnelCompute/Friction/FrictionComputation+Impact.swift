@@ -10,6 +10,8 @@ extension FrictionComputation {
         guard !apps.isEmpty else { return }
         try connection.query(SQLCatalog.text("friction/reached_screens.sql"), [apps])
         try connection.query(SQLCatalog.text("friction/user_outcomes.sql"))
+        // Fresh temporary tables have no statistics; without them the planner picks nested loops.
+        try connection.execute("analyze friction_reached, friction_user_outcomes")
         let rows = try connection.query(SQLCatalog.text("friction/impact_counts.sql"), [apps])
         var byApp: [String: [(screen: String, type: String, counts: FrictionCounts, d1: FrictionCounts)]] = [:]
         for row in rows {

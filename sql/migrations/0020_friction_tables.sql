@@ -65,5 +65,7 @@ create table fct_friction_breakdown (
     relative_risk       double precision,
     users_lost          double precision not null check (users_lost >= 0),
     share_of_users_lost double precision,
+    -- The slice carries most of the users lost (at least FrictionSettings.explainingShare).
+    explains_effect     boolean          not null,
     primary key (app_id, screen, friction_type, dimension, value)
 );

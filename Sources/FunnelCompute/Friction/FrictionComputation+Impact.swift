@@ -62,7 +62,7 @@ extension FrictionComputation {
             try connection.query(insert, [
                 app, screen, type, try row.decode(String.self, at: 0), try row.decode(String.self, at: 1),
                 slice.usersHit, slice.droppedHit, slice.dropoffHit, slice.dropoffNotHit, slice.relativeRisk,
-                slice.usersLost, share,
+                slice.usersLost, share, (share ?? 0) >= settings.explainingShare,
             ])
         }
     }

@@ -29,12 +29,16 @@ public struct FrictionSettings: Sendable, Equatable {
     public var rules: FrictionFlagRules
     /// `ux` rows fetched per round trip; one session at a time is held in memory besides.
     public var fetchBatchSize: Int
+    /// A breakdown slice (one input mode, orientation or platform) "explains" a flagged friction
+    /// when it carries at least this share of the users lost.
+    public var explainingShare: Double
 
     public init(rotationWindowSeconds: Double = 1.0, rules: FrictionFlagRules = FrictionFlagRules(),
-                fetchBatchSize: Int = 20_000) {
+                fetchBatchSize: Int = 20_000, explainingShare: Double = 0.8) {
         self.rotationWindowSeconds = rotationWindowSeconds
         self.rules = rules
         self.fetchBatchSize = fetchBatchSize
+        self.explainingShare = explainingShare
     }
 }
 

@@ -65,22 +65,26 @@ extension FrictionComputation {
 
     /// Decodes one row of `declare_session_events.sql` (columns 4 onwards).
     static func event(from row: PostgresRow) throws -> FrictionEvent {
+        // Most optional columns are NULL for a given event type: test that before decoding.
+        func optional<T: PostgresDecodable>(_ type: T.Type, _ index: Int) throws -> T? {
+            row.isNull(at: index) ? nil : try row.decode(T.self, at: index)
+        }
         func rect(_ index: Int) throws -> FrictionRect? {
-            guard let x = try row.decode(Double?.self, at: index), let y = try row.decode(Double?.self, at: index + 1),
-                  let w = try row.decode(Double?.self, at: index + 2), let h = try row.decode(Double?.self, at: index + 3)
+            guard let x = try optional(Double.self, index), let y = try optional(Double.self, index + 1),
+                  let w = try optional(Double.self, index + 2), let h = try optional(Double.self, index + 3)
             else { return nil }
             return FrictionRect(x: x, y: y, width: w, height: h)
         }
         return FrictionEvent(
             time: try row.decode(Double.self, at: 4), screen: try row.decode(String.self, at: 5),
-            type: try row.decode(String.self, at: 6), phase: try row.decode(String?.self, at: 7),
-            orientation: try row.decode(String?.self, at: 8), feedbackShown: try row.decode(Bool?.self, at: 9),
-            permission: try row.decode(String?.self, at: 10), guidanceShown: try row.decode(Bool?.self, at: 11),
-            field: try row.decode(String?.self, at: 12), messageShown: try row.decode(Bool?.self, at: 13),
-            badState: try row.decode(Bool?.self, at: 14), inputMode: try row.decode(String?.self, at: 15),
+            type: try row.decode(String.self, at: 6), phase: try optional(String.self, 7),
+            orientation: try optional(String.self, 8), feedbackShown: try optional(Bool.self, 9),
+            permission: try optional(String.self, 10), guidanceShown: try optional(Bool.self, 11),
+            field: try optional(String.self, 12), messageShown: try optional(Bool.self, 13),
+            badState: try optional(Bool.self, 14), inputMode: try optional(String.self, 15),
             keyboard: try rect(16), focus: try rect(20), action: try rect(24),
-            caretY: try row.decode(Double?.self, at: 28), screenWidth: try row.decode(Double?.self, at: 29),
-            screenHeight: try row.decode(Double?.self, at: 30))
+            caretY: try optional(Double.self, 28), screenWidth: try optional(Double.self, 29),
+            screenHeight: try optional(Double.self, 30))
     }
 
     /// One episode as a line of COPY text format.

@@ -69,6 +69,11 @@ struct FrictionComputationTests {
         let before = try impactRows(connection)
         _ = try FrictionComputation().run(on: connection, logger: logger)
         #expect(try impactRows(connection) == before)
+        try connection.transaction { connection in
+            _ = try FrictionComputation().run(on: connection, logger: logger)
+            _ = try FrictionComputation().run(on: connection, logger: logger)
+        }
+        #expect(try impactRows(connection) == before, "twice inside a caller's transaction, too")
         #expect(try connection.query("select count(*) from fct_friction_episodes").scalar(Int.self) == 4)
     }
 

@@ -2,7 +2,9 @@
 -- Grain: friction_scope_sessions one row per (app_id, user_id, session_id) to rebuild, with the
 -- user's platform; friction_reached one row per (app_id, user_id, screen) a user reached;
 -- friction_user_outcomes one row per (app_id, user_id) who reached an onboarding screen.
--- Reads: nothing.
+-- Reads: nothing. Dropped first, in case an outer transaction already ran friction once.
+drop table if exists friction_scope_sessions, friction_reached, friction_user_outcomes;
+
 create temporary table friction_scope_sessions (
     app_id     text not null,
     user_id    text not null,

@@ -15,13 +15,15 @@ extension FrictionComputation {
         let rows = try connection.query(SQLCatalog.text("friction/impact_counts.sql"), [apps])
         var byApp: [String: [(screen: String, type: String, counts: FrictionCounts, d1: FrictionCounts)]] = [:]
         for row in rows {
-            let counts = FrictionCounts(usersHit: try row.decode(Int.self, at: 3), droppedHit: try row.decode(Int.self, at: 4),
-                                        usersNotHit: try row.decode(Int.self, at: 5),
-                                        droppedNotHit: try row.decode(Int.self, at: 6))
-            let d1 = FrictionCounts(usersHit: try row.decode(Int.self, at: 7), droppedHit: try row.decode(Int.self, at: 8),
-                                    usersNotHit: try row.decode(Int.self, at: 9), droppedNotHit: try row.decode(Int.self, at: 10))
+            func counts(from index: Int) throws -> FrictionCounts {
+                FrictionCounts(usersHit: try row.decode(Int.self, at: index),
+                               droppedHit: try row.decode(Int.self, at: index + 1),
+                               usersNotHit: try row.decode(Int.self, at: index + 2),
+                               droppedNotHit: try row.decode(Int.self, at: index + 3))
+            }
             byApp[try row.decode(String.self, at: 0), default: []].append(
-                (try row.decode(String.self, at: 1), try row.decode(String.self, at: 2), counts, d1))
+                (try row.decode(String.self, at: 1), try row.decode(String.self, at: 2), try counts(from: 3),
+                 try counts(from: 7)))
         }
         let insert = SQLCatalog.text("friction/insert_impact.sql")
         for app in byApp.keys.sorted() {

@@ -1,0 +1,71 @@
+import FunnelCore
+import FunnelSQL
+import PostgresClient
+
+extension FrictionComputation {
+    /// Recomputes impact and breakdown of `apps`: counts per (screen, type) in SQL, tests and
+    /// flags in Swift (Fisher's exact test, Benjamini-Hochberg per app), then writes both tables.
+    func recomputeImpact(on connection: PostgresConnection, apps: [String], summary: inout FrictionSummary) throws {
+        try connection.query(SQLCatalog.text("friction/delete_app_results.sql"), [apps])
+        guard !apps.isEmpty else { return }
+        try connection.query(SQLCatalog.text("friction/reached_screens.sql"), [apps])
+        try connection.query(SQLCatalog.text("friction/user_outcomes.sql"))
+        // Fresh temporary tables have no statistics; without them the planner picks nested loops.
+        try connection.execute("analyze friction_reached, friction_user_outcomes")
+        let rows = try connection.query(SQLCatalog.text("friction/impact_counts.sql"), [apps])
+        var byApp: [String: [(screen: String, type: String, counts: FrictionCounts, d1: FrictionCounts)]] = [:]
+        for row in rows {
+            func counts(from index: Int) throws -> FrictionCounts {
+                FrictionCounts(usersHit: try row.decode(Int.self, at: index),
+                               droppedHit: try row.decode(Int.self, at: index + 1),
+                               usersNotHit: try row.decode(Int.self, at: index + 2),
+                               droppedNotHit: try row.decode(Int.self, at: index + 3))
+            }
+            byApp[try row.decode(String.self, at: 0), default: []].append(
+                (try row.decode(String.self, at: 1), try row.decode(String.self, at: 2), try counts(from: 3),
+                 try counts(from: 7)))
+        }
+        let insert = SQLCatalog.text("friction/insert_impact.sql")
+        for app in byApp.keys.sorted() {
+            let family = byApp[app] ?? []
+            let assessed = settings.rules.assess(family.map(\.counts))
+            summary.pairsTested += family.count
+            for (pair, assessment) in zip(family, assessed) {
+                let counts = assessment.counts
+                try connection.query(insert, [
+                    app, pair.screen, pair.type, counts.usersHit, counts.usersNotHit, counts.droppedHit,
+                    counts.droppedNotHit, counts.dropoffHit, counts.dropoffNotHit, counts.relativeRisk,
+                    assessment.pValue, assessment.qValue, counts.usersLost, assessment.meetsMinimumSample,
+                    assessment.flagged, assessment.rank, pair.d1.usersHit, pair.d1.usersNotHit, pair.d1.dropoffHit,
+                    pair.d1.dropoffNotHit, pair.d1.relativeRisk, pair.d1.pValue,
+                ])
+                if let rank = assessment.rank {
+                    summary.flagged.append(FlaggedFriction(appID: app, screen: pair.screen, frictionType: pair.type,
+                                                           rank: rank, usersHit: counts.usersHit,
+                                                           usersLost: counts.usersLost, qValue: assessment.qValue))
+                    try writeBreakdown(on: connection, app: app, screen: pair.screen, type: pair.type, counts: counts)
+                }
+            }
+        }
+        summary.flagged.sort { ($0.appID, $0.rank) < ($1.appID, $1.rank) }
+    }
+
+    /// The flagged pair's hit users by input mode, orientation and platform, each slice compared
+    /// with the users who did not hit it; `share_of_users_lost` says how much of the effect the
+    /// slice explains.
+    private func writeBreakdown(on connection: PostgresConnection, app: String, screen: String, type: String,
+                                counts: FrictionCounts) throws {
+        let insert = SQLCatalog.text("friction/insert_breakdown.sql")
+        let slices = try connection.query(SQLCatalog.text("friction/breakdown_counts.sql"), [app, screen, type])
+        for row in slices {
+            let slice = FrictionCounts(usersHit: try row.decode(Int.self, at: 2), droppedHit: try row.decode(Int.self, at: 3),
+                                       usersNotHit: counts.usersNotHit, droppedNotHit: counts.droppedNotHit)
+            let share: Double? = counts.usersLost > 0 ? slice.usersLost / counts.usersLost : nil
+            try connection.query(insert, [
+                app, screen, type, try row.decode(String.self, at: 0), try row.decode(String.self, at: 1),
+                slice.usersHit, slice.droppedHit, slice.dropoffHit, slice.dropoffNotHit, slice.relativeRisk,
+                slice.usersLost, share, (share ?? 0) >= settings.explainingShare,
+            ])
+        }
+    }
+}

@@ -1,0 +1,115 @@
+public import FunnelCore
+import FunnelSQL
+public import Logging
+public import PostgresClient
+import Foundation
+
+/// Which `ux` data a friction run rebuilds episodes for: the sessions with an event of these apps
+/// on these UTC dates. Impact and breakdown are then recomputed whole for every app concerned.
+public struct FrictionScope: Sendable, Equatable {
+    /// nil = every app.
+    public var apps: [String]?
+    /// First and last UTC date (inclusive); nil = open.
+    public var from: PostgresDate?
+    public var to: PostgresDate?
+
+    public init(apps: [String]? = nil, from: PostgresDate? = nil, to: PostgresDate? = nil) {
+        self.apps = apps
+        self.from = from
+        self.to = to
+    }
+
+    /// A full recompute.
+    public static let everything = FrictionScope()
+}
+
+/// How friction is detected and judged.
+public struct FrictionSettings: Sendable, Equatable {
+    public var rotationWindowSeconds: Double
+    public var rules: FrictionFlagRules
+    /// `ux` rows fetched per round trip; one session at a time is held in memory besides.
+    public var fetchBatchSize: Int
+    /// A breakdown slice (one input mode, orientation or platform) "explains" a flagged friction
+    /// when it carries at least this share of the users lost.
+    public var explainingShare: Double
+
+    public init(rotationWindowSeconds: Double = 1.0, rules: FrictionFlagRules = FrictionFlagRules(),
+                fetchBatchSize: Int = 20_000, explainingShare: Double = 0.8) {
+        self.rotationWindowSeconds = rotationWindowSeconds
+        self.rules = rules
+        self.fetchBatchSize = fetchBatchSize
+        self.explainingShare = explainingShare
+    }
+}
+
+/// One flagged (screen, friction type) of an app, as ranked in `fct_friction_impact`.
+public struct FlaggedFriction: Sendable, Equatable {
+    public var appID: String
+    public var screen: String
+    public var frictionType: String
+    public var rank: Int
+    public var usersHit: Int
+    public var usersLost: Double
+    public var qValue: Double
+}
+
+/// What a friction run did.
+public struct FrictionSummary: Sendable, Equatable {
+    public var sessionsScanned: Int = 0
+    public var eventsScanned: Int = 0
+    public var episodesWritten: Int = 0
+    /// (screen, friction type) pairs tested, over all apps recomputed.
+    public var pairsTested: Int = 0
+    /// Flagged frictions, by app then rank.
+    public var flagged: [FlaggedFriction] = []
+    public var episodeSeconds: Double = 0
+    public var impactSeconds: Double = 0
+}
+
+/// Onboarding friction: rebuilds `fct_friction_episodes` for the sessions of a scope from `ux`
+/// telemetry (streamed session by session through a cursor), then recomputes
+/// `fct_friction_impact` and `fct_friction_breakdown` whole for the apps concerned, all in one
+/// transaction. Running it twice gives the same tables.
+///
+/// Incremental: only sessions with an event in the scope's dates are re-detected (their older
+/// events are read too, so a session spanning the boundary is judged whole); impact is a cheap
+/// aggregate over episodes, steps and opens, so it is always recomputed per app.
+public struct FrictionComputation: Sendable {
+    public var settings: FrictionSettings
+
+    public init(settings: FrictionSettings = FrictionSettings()) {
+        self.settings = settings
+    }
+
+    /// Brings the friction tables up to date for `scope`.
+    public func run(on connection: PostgresConnection, scope: FrictionScope = .everything,
+                    logger: Logger) throws -> FrictionSummary {
+        try connection.transaction { connection in
+            var summary = FrictionSummary()
+            try connection.execute(SQLCatalog.text("friction/create_work_tables.sql"))
+            try connection.query(SQLCatalog.text("friction/scope_sessions.sql"),
+                                 [scope.apps, scope.from, scope.to])
+            let episodeStart = Date()
+            try connection.query(SQLCatalog.text("friction/delete_scope_episodes.sql"))
+            try rebuildEpisodes(on: connection, summary: &summary)
+            summary.episodeSeconds = Date().timeIntervalSince(episodeStart)
+            logger.info("friction episodes rebuilt", metadata: [
+                "friction.sessions": "\(summary.sessionsScanned)", "friction.events": "\(summary.eventsScanned)",
+                "friction.episodes": "\(summary.episodesWritten)",
+            ])
+
+            let impactStart = Date()
+            let apps = try scope.apps ?? connection.query("""
+                select distinct app_id from friction_scope_sessions
+                union select distinct app_id from fct_friction_episodes order by 1
+                """).map { try $0.decode(String.self, at: 0) }
+            try recomputeImpact(on: connection, apps: apps, summary: &summary)
+            summary.impactSeconds = Date().timeIntervalSince(impactStart)
+            logger.info("friction impact recomputed", metadata: [
+                "friction.apps": "\(apps.count)", "friction.pairs": "\(summary.pairsTested)",
+                "friction.flagged": "\(summary.flagged.count)",
+            ])
+            return summary
+        }
+    }
+}

@@ -1,0 +1,216 @@
+import Foundation
+import FunnelCompute
+import Logging
+import PostgresClient
+import Testing
+import TestSupport
+
+private let logger = Logger(label: "test.friction")
+
+/// The impact table in a stable order, without its timestamp, for rerun comparisons.
+private func impactRows(_ connection: PostgresConnection) throws -> [String] {
+    try connection.query("""
+        select concat_ws('|', app_id, screen, friction_type, users_hit, users_not_hit, dropped_hit, dropped_not_hit,
+                         round(p_value::numeric, 12), round(q_value::numeric, 12), flagged, rank)
+        from fct_friction_impact order by app_id, screen, friction_type
+        """).map { try $0.decode(String.self, at: 0) }
+}
+
+private let planted: [String: String] = [
+    "keyboard": "keyboard_covers_action",
+    "permission_denied": "permission_denied_no_guidance",
+    "network_error": "network_error_no_feedback",
+]
+
+/// Flagged rows that break the flag rules or the rank order (should be none).
+private func flagInvariantViolations(_ connection: PostgresConnection) throws -> Int {
+    try connection.query("""
+        select count(*) from fct_friction_impact i
+        where (flagged and not (users_hit >= 20 and dropped_hit >= 5 and q_value <= 0.05 and relative_risk > 1))
+           or (flagged and exists (select 1 from fct_friction_impact j where j.app_id = i.app_id and j.flagged
+                                   and j.rank < i.rank and j.users_lost < i.users_lost))
+           or (not flagged and rank is not null)
+        """).scalar(Int.self)
+}
+
+@Suite("Friction: computation over PostgreSQL")
+struct FrictionComputationTests {
+    @Test("a strong effect on few users is measured but not flagged, and a rerun gives the same tables")
+    func smallSampleNotFlaggedAndIdempotent() throws {
+        let connection = try TestCluster.freshDatabase(migrated: true).connect()
+        try FrictionFixtures.prepare(connection)
+        for index in 0..<10 {
+            let user = "u\(index)"
+            try FrictionFixtures.install(connection, user: user)
+            try FrictionFixtures.ux(connection, user: user, seconds: 10, screen: "profile", type: "screen_view")
+            if index < 4 {
+                try FrictionFixtures.ux(connection, user: user, seconds: 12, screen: "profile", type: "network_error",
+                                        feedback: false)
+            } else {
+                try FrictionFixtures.step(connection, user: user, step: "onboarding_complete")
+            }
+        }
+        let summary = try FrictionComputation().run(on: connection, logger: logger)
+        #expect(summary.episodesWritten == 4)
+        #expect(summary.flagged.isEmpty)
+        let row = try connection.query("""
+            select users_hit, dropped_hit, users_not_hit, dropped_not_hit, p_value, flagged, meets_minimum_sample
+            from fct_friction_impact where screen = 'profile' and friction_type = 'network_error_no_feedback'
+            """)
+        #expect(row.count == 1)
+        #expect(try row[0].decode(Int.self, at: 0) == 4)
+        #expect(try row[0].decode(Int.self, at: 1) == 4)
+        #expect(try row[0].decode(Int.self, at: 2) == 6)
+        #expect(try row[0].decode(Int.self, at: 3) == 0)
+        #expect(abs(try row[0].decode(Double.self, at: 4) - 1.0 / 210) < 1e-9)
+        #expect(try row[0].decode(Bool.self, at: 5) == false)
+        #expect(try row[0].decode(Bool.self, at: 6) == false)
+
+        let before = try impactRows(connection)
+        _ = try FrictionComputation().run(on: connection, logger: logger)
+        #expect(try impactRows(connection) == before)
+        try connection.transaction { connection in
+            _ = try FrictionComputation().run(on: connection, logger: logger)
+            _ = try FrictionComputation().run(on: connection, logger: logger)
+        }
+        #expect(try impactRows(connection) == before, "twice inside a caller's transaction, too")
+        #expect(try connection.query("select count(*) from fct_friction_episodes").scalar(Int.self) == 4)
+    }
+
+    @Test("a keyboard episode records input mode, orientation and platform; day-1 return is measured")
+    func keyboardEpisodeContext() throws {
+        let connection = try TestCluster.freshDatabase(migrated: true).connect()
+        try FrictionFixtures.prepare(connection)
+        try FrictionFixtures.install(connection, user: "u1", platform: "ios")
+        try FrictionFixtures.install(connection, user: "u2", platform: "android")
+        try FrictionFixtures.open(connection, user: "u2", date: "2024-05-02")
+        let landscape: [Double] = [844, 390]
+        let action: [Double] = [60, 121, 724, 44]
+        let focus: [Double] = [60, 65, 724, 40]
+        for (user, height) in [("u1", 255.0), ("u2", 205.0)] {
+            let frame = [0, 390 - height, 844, height]
+            try FrictionFixtures.ux(connection, user: user, seconds: 1, screen: "signup", type: "screen_view",
+                                    orientation: "landscape_left", inputMode: "zh-Hans-pinyin", focus: focus,
+                                    action: action, caret: 77, window: landscape)
+            for (offset, phase) in ["will_show", "did_change_frame", "did_show"].enumerated() {
+                try FrictionFixtures.ux(connection, user: user, seconds: 2 + Double(offset) * 0.1, screen: "signup",
+                                        type: "keyboard", phase: phase, orientation: "landscape_left",
+                                        inputMode: "zh-Hans-pinyin", keyboard: frame, focus: focus, action: action,
+                                        caret: 77, window: landscape)
+            }
+        }
+        let summary = try FrictionComputation().run(on: connection, logger: logger)
+        #expect(summary.sessionsScanned == 2)
+        let episodes = try connection.query("""
+            select user_id, friction_type, input_mode, orientation, platform from fct_friction_episodes
+            """).map { row in try (0..<5).map { index in try row.decode(String.self, at: index) } }
+        #expect(episodes == [["u1", "keyboard_covers_action", "zh-Hans-pinyin", "landscape", "ios"]])
+        let d1 = try connection.query("""
+            select d1_users_hit, d1_dropoff_hit, d1_users_not_hit, d1_dropoff_not_hit from fct_friction_impact
+            """)
+        #expect(try d1[0].decode(Int.self, at: 0) == 1)
+        #expect(try d1[0].decode(Double.self, at: 1) == 1)
+        #expect(try d1[0].decode(Int.self, at: 2) == 1)
+        #expect(try d1[0].decode(Double.self, at: 3) == 0)
+    }
+
+    @Test("sessions that straddle fetch batches give the same episodes as one big batch")
+    func batchBoundariesDoNotSplitSessions() throws {
+        let connection = try TestCluster.freshDatabase(migrated: true).connect()
+        try FrictionFixtures.prepare(connection)
+        for user in ["u1", "u2", "u3"] {
+            try FrictionFixtures.ux(connection, user: user, seconds: 1, screen: "signup", type: "screen_view",
+                                    action: [16, 424, 358, 50])
+            try FrictionFixtures.ux(connection, user: user, seconds: 2, screen: "signup", type: "keyboard",
+                                    phase: "did_change_frame", keyboard: [0, 400, 390, 444], action: [16, 424, 358, 50])
+            try FrictionFixtures.ux(connection, user: user, seconds: 3, screen: "signup", type: "keyboard",
+                                    phase: "did_show", keyboard: [0, 400, 390, 444], action: [16, 424, 358, 50])
+        }
+        func episodes(batch: Int) throws -> [String] {
+            _ = try FrictionComputation(settings: FrictionSettings(fetchBatchSize: batch)).run(on: connection, logger: logger)
+            return try connection.query("""
+                select concat_ws('|', user_id, session_id, screen, friction_type, occurred_at) from fct_friction_episodes
+                order by 1
+                """).map { try $0.decode(String.self, at: 0) }
+        }
+        let whole = try episodes(batch: 1000)
+        #expect(whole.count == 3)
+        #expect(try episodes(batch: 2) == whole)
+        #expect(try episodes(batch: 1) == whole)
+    }
+
+    @Test("an incremental run rebuilds only the sessions of its dates and never duplicates episodes")
+    func incrementalScope() throws {
+        let connection = try TestCluster.freshDatabase(migrated: true).connect()
+        try FrictionFixtures.prepare(connection)
+        try FrictionFixtures.ux(connection, user: "u1", seconds: 5, screen: "welcome", type: "network_error", feedback: false)
+        _ = try FrictionComputation().run(on: connection, logger: logger)
+        try FrictionFixtures.ux(connection, user: "u2", seconds: 86_400 * 40, screen: "welcome", type: "network_error",
+                                feedback: false)
+        let june = FrictionScope(apps: ["a"], from: PostgresDate(year: 2024, month: 6, day: 10),
+                                 to: PostgresDate(year: 2024, month: 6, day: 10))
+        let summary = try FrictionComputation().run(on: connection, scope: june, logger: logger)
+        #expect(summary.sessionsScanned == 1)
+        _ = try FrictionComputation().run(on: connection, scope: june, logger: logger)
+        let users = try connection.query("select user_id from fct_friction_episodes order by user_id")
+            .map { try $0.decode(String.self, at: 0) }
+        #expect(users == ["u1", "u2"])
+        #expect(try connection.query("select users_hit from fct_friction_impact").scalar(Int.self) == 2)
+    }
+
+    @Test("generated data: the planted frictions are flagged on their screens and nothing else is",
+          arguments: [1, 2, 3])
+    func plantedFrictionFlagged(seed: Int) throws {
+        let generated = try FrictionFixtures.generate(users: 5000, seed: seed)
+        defer { try? FileManager.default.removeItem(at: generated.directory) }
+        let connection = try TestCluster.freshDatabase(migrated: true).connect()
+        try FrictionFixtures.prepare(connection)
+        try FrictionFixtures.loadGenerated(connection, directory: generated.directory)
+        let summary = try FrictionComputation().run(on: connection, logger: logger)
+
+        let expected = Set(generated.planted.compactMap { truth in planted[truth.type].map { [truth.screen, $0] } })
+        #expect(expected.count == 3)
+        for truth in generated.planted {
+            let measured = try connection.query("""
+                select users_hit, dropoff_hit from fct_friction_impact where screen = $1 and friction_type = $2
+                """, [truth.screen, planted[truth.type] ?? ""])
+            #expect(measured.count == 1)
+            guard let row = measured.first else { continue }
+            #expect(try row.decode(Int.self, at: 0) == truth.usersHit, "\(truth.screen) \(truth.type): users hit")
+            #expect(abs(try row.decode(Double.self, at: 1) - truth.dropoffHit) < 1e-9, "\(truth.screen): drop-off")
+        }
+        let flagged = Set(summary.flagged.map { [$0.screen, $0.frictionType] })
+        #expect(flagged == expected, "seed \(seed): flagged \(flagged)")
+        #expect(summary.flagged.allSatisfy { !generated.unplantedScreens.contains($0.screen) })
+        #expect(summary.flagged.map(\.rank) == Array(1...summary.flagged.count))
+        #expect(try flagInvariantViolations(connection) == 0)
+
+        let explained = try connection.query("""
+            select dimension, value from fct_friction_breakdown
+            where screen = 'signup' and friction_type = 'keyboard_covers_action' and explains_effect
+            order by dimension
+            """).map { try "\($0.decode(String.self, at: 0))=\($0.decode(String.self, at: 1))" }
+        #expect(explained.contains("input_mode=zh-Hans-pinyin"))
+        #expect(explained.contains("orientation=landscape"))
+        #expect(!explained.contains { $0.hasPrefix("platform=") }, "both platforms have phones: \(explained)")
+    }
+}
+
+extension FrictionComputationTests {
+    @Test("generated data with few users: every flag still meets the minimum sample")
+    func smallGeneratedSample() throws {
+        let generated = try FrictionFixtures.generate(users: 250, seed: 7)
+        defer { try? FileManager.default.removeItem(at: generated.directory) }
+        let connection = try TestCluster.freshDatabase(migrated: true).connect()
+        try FrictionFixtures.prepare(connection)
+        try FrictionFixtures.loadGenerated(connection, directory: generated.directory)
+        _ = try FrictionComputation().run(on: connection, logger: logger)
+        #expect(try flagInvariantViolations(connection) == 0)
+        let small = try connection.query("""
+            select count(*) from fct_friction_impact where users_hit < 20 and flagged
+            """).scalar(Int.self)
+        #expect(small == 0)
+        let tested = try connection.query("select count(*) from fct_friction_impact where users_hit < 20").scalar(Int.self)
+        #expect(tested > 0, "the small sample has pairs below the minimum, and they were assessed")
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import PostgresClient
+import TestSupport
+
+/// `funnel generate` exited with an error.
+struct GenerateFailed: Error {
+    let stderr: String
+}
+
+/// Test data for the friction computation: hand-built rows, and generator CSV files loaded with a
+/// plain CSV COPY (the real loader lives elsewhere).
+enum FrictionFixtures {
+    static let day = "2024-05-01"
+
+    static func prepare(_ connection: PostgresConnection) throws {
+        for table in ["raw_ux", "raw_steps", "raw_installs", "raw_opens"] {
+            try connection.query("select ensure_month_partitions($1, $2::date, $3::date)",
+                                 [table, "2024-04-01", "2024-12-31"])
+        }
+    }
+
+    /// One `ux` row; `seconds` after midnight of `day`.
+    static func ux(_ connection: PostgresConnection, app: String = "a", user: String, session: String? = nil,
+                   seconds: Double, screen: String, type: String, phase: String? = nil, orientation: String = "portrait",
+                   feedback: Bool? = nil, guidance: Bool? = nil, message: Bool? = nil, inputMode: String = "en-US",
+                   keyboard: [Double]? = nil, focus: [Double]? = nil, action: [Double]? = nil, caret: Double? = nil,
+                   window: [Double] = [390, 844]) throws {
+        let values: [(any PostgresEncodable)?] = [
+            UUID().uuidString, app, user, session ?? "s-\(user)", seconds, screen, type, phase, orientation,
+            feedback, guidance, message, inputMode,
+            keyboard?[0], keyboard?[1], keyboard?[2], keyboard?[3], focus?[0], focus?[1], focus?[2], focus?[3],
+            action?[0], action?[1], action?[2], action?[3], caret, window[0], window[1],
+        ]
+        try connection.query("""
+            insert into raw_ux (event_id, app_id, user_id, session_id, occurred_at, screen, type, phase, orientation,
+                feedback_shown, guidance_shown, message_shown, input_mode, kb_x, kb_y, kb_w, kb_h,
+                focus_x, focus_y, focus_w, focus_h, action_x, action_y, action_w, action_h, caret_y,
+                screen_w, screen_h, file_id)
+            values ($1, $2, $3, $4, '2024-05-01T00:00:00Z'::timestamptz + $5 * interval '1 second', $6, $7, $8, $9,
+                $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, 0)
+            """, values)
+    }
+
+    static func install(_ connection: PostgresConnection, app: String = "a", user: String, platform: String = "ios") throws {
+        try connection.query("""
+            insert into raw_installs (event_id, app_id, user_id, installed_at, network, platform, file_id)
+            values ($1, $2, $3, '2024-05-01T00:00:00Z', 'organic', $4, 0)
+            """, [UUID().uuidString, app, user, platform])
+    }
+
+    static func step(_ connection: PostgresConnection, app: String = "a", user: String, step: String) throws {
+        try connection.query("""
+            insert into raw_steps (event_id, app_id, user_id, occurred_at, step, screen, file_id)
+            values ($1, $2, $3, '2024-05-01T01:00:00Z', $4, null, 0)
+            """, [UUID().uuidString, app, user, step])
+    }
+
+    static func open(_ connection: PostgresConnection, app: String = "a", user: String, date: String) throws {
+        try connection.query("""
+            insert into raw_opens (event_id, app_id, user_id, opened_at, file_id)
+            values ($1, $2, $3, ($4::date)::timestamp at time zone 'UTC' + interval '9 hours', 0)
+            """, [UUID().uuidString, app, user, date])
+    }
+
+    /// Loads the generator's `ux`, `steps`, `installs` and `opens` CSV files (late files too),
+    /// deduplicated by event id. Epoch-millisecond timestamps are converted.
+    static func loadGenerated(_ connection: PostgresConnection, directory: URL) throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        for kind in ["ux", "steps", "installs", "opens"] {
+            let table = "raw_" + kind
+            let types = Dictionary(uniqueKeysWithValues: try connection.query("""
+                select column_name::text, data_type::text from information_schema.columns
+                where table_schema = 'funnel' and table_name = $1
+                """, [table]).map { (try $0.decode(String.self, at: 0), try $0.decode(String.self, at: 1)) })
+            for name in names where name.hasPrefix(kind + "-") && name.hasSuffix(".csv") {
+                let data = try Data(contentsOf: directory.appending(path: name))
+                guard let newline = data.firstIndex(of: UInt8(ascii: "\n")) else { continue }
+                let header = String(decoding: data[..<newline], as: UTF8.self).split(separator: ",").map(String.init)
+                let stage = try connection.quoteIdentifier("stage_" + kind)
+                try connection.execute("drop table if exists \(stage)")
+                let columns = try header.map { try connection.quoteIdentifier($0) }
+                try connection.execute("create temp table \(stage) (\(columns.map { "\($0) text" }.joined(separator: ", ")))")
+                try connection.copyIn("copy \(stage) from stdin (format csv, header true)") { writer in
+                    try writer.write(data)
+                }
+                let expressions = try header.map { column -> String in
+                    let quoted = try connection.quoteIdentifier(column)
+                    let type = types[column] ?? "text"
+                    if type.hasPrefix("timestamp") {
+                        return "case when \(quoted) ~ '^[0-9]+$' then to_timestamp(\(quoted)::bigint / 1000.0) "
+                            + "else \(quoted)::timestamptz end"
+                    }
+                    return "nullif(\(quoted), '')::\(type)"
+                }
+                try connection.execute("""
+                    insert into \(try connection.quoteIdentifier(table)) (\(columns.joined(separator: ", ")), file_id)
+                    select \(expressions.joined(separator: ", ")), 0 from \(stage) on conflict do nothing
+                    """)
+            }
+        }
+        try connection.execute("analyze")
+    }
+
+    /// A planted friction of truth.json: its screen, `ux` type and realised users hit and drop-off.
+    struct PlantedFriction {
+        let screen: String
+        let type: String
+        let usersHit: Int
+        let dropoffHit: Double
+    }
+
+    /// Runs `funnel generate` and returns the output directory, the planted frictions and the
+    /// unplanted screens of its truth.json.
+    static func generate(users: Int, seed: Int) throws
+        -> (directory: URL, planted: [PlantedFriction], unplantedScreens: Set<String>) {
+        let directory = try TestCluster.makeTemporaryDirectory(prefix: "friction-gen")
+        let outcome = try FunnelExecutable.run(["generate", "--out", directory.path, "--users", String(users),
+                                                "--days", "14", "--seed", String(seed)])
+        guard outcome.status == 0 else {
+            throw GenerateFailed(stderr: outcome.stderr)
+        }
+        let truth = try JSONSerialization.jsonObject(with: Data(contentsOf: directory.appending(path: "truth.json")))
+        let friction = (truth as? [String: Any])?["friction"] as? [String: Any] ?? [:]
+        let planted = (friction["planted"] as? [[String: Any]] ?? []).compactMap { signal -> PlantedFriction? in
+            guard let screen = signal["screen"] as? String, let type = signal["type"] as? String,
+                  let usersHit = signal["users_hit"] as? Int, let dropoffHit = signal["dropoff_hit"] as? Double
+            else { return nil }
+            return PlantedFriction(screen: screen, type: type, usersHit: usersHit, dropoffHit: dropoffHit)
+        }
+        return (directory, planted, Set(friction["unplanted_screens"] as? [String] ?? []))
+    }
+}

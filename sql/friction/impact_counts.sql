@@ -1,0 +1,47 @@
+-- impact_counts: for each (app, screen, friction type) any user hit, the users who reached the
+-- screen split by hit / not hit, and how many of each dropped off (no onboarding completion) and
+-- did not return on day 1 (among users whose day 1 is known). Apps: $1 (text[]). "Not hit" is the
+-- screen's total minus the hit users, so each table is read once.
+-- Grain: one row per (app_id, screen, friction_type).
+-- Reads: fct_friction_episodes, friction_reached, friction_user_outcomes.
+with hits as (
+    select distinct app_id, screen, friction_type, user_id
+    from fct_friction_episodes
+    where app_id = any ($1::text[])
+),
+reached_outcomes as (
+    select r.app_id, r.screen, r.user_id, o.dropped, o.d1_dropped
+    from friction_reached r
+    join friction_user_outcomes o on o.app_id = r.app_id and o.user_id = r.user_id
+),
+screen_totals as (
+    select app_id, screen,
+           count(*) as users,
+           count(*) filter (where dropped) as dropped,
+           count(*) filter (where d1_dropped is not null) as d1_users,
+           count(*) filter (where d1_dropped) as d1_dropped
+    from reached_outcomes
+    group by app_id, screen
+),
+hit_totals as (
+    select h.app_id, h.screen, h.friction_type,
+           count(*) as users,
+           count(*) filter (where ro.dropped) as dropped,
+           count(*) filter (where ro.d1_dropped is not null) as d1_users,
+           count(*) filter (where ro.d1_dropped) as d1_dropped
+    from hits h
+    join reached_outcomes ro on ro.app_id = h.app_id and ro.screen = h.screen and ro.user_id = h.user_id
+    group by h.app_id, h.screen, h.friction_type
+)
+select h.app_id, h.screen, h.friction_type,
+       h.users::int as users_hit,
+       h.dropped::int as dropped_hit,
+       (s.users - h.users)::int as users_not_hit,
+       (s.dropped - h.dropped)::int as dropped_not_hit,
+       h.d1_users::int as d1_users_hit,
+       h.d1_dropped::int as d1_dropped_hit,
+       (s.d1_users - h.d1_users)::int as d1_users_not_hit,
+       (s.d1_dropped - h.d1_dropped)::int as d1_dropped_not_hit
+from hit_totals h
+join screen_totals s on s.app_id = h.app_id and s.screen = h.screen
+order by h.app_id, h.screen, h.friction_type;

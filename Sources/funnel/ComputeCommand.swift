@@ -11,7 +11,8 @@ struct ComputeCommand: ParsableCommand {
         abstract: "Bring user facts, cohort rollups and metric marts up to date.",
         discussion: """
         By default rebuilds only the (app, cohort day) pairs that new data touched (the dirty \
-        ledger ingest fills), each widened by a day either side for the reporting time zone. \
+        ledger ingest fills), each widened by a day either side for the reporting time zone, then \
+        the onboarding friction of the telemetry sessions from those days on. \
         --full rebuilds everything; --from/--to limit either to a range of cohort dates. A \
         changed configuration forces a full rebuild. Only one compute runs at a time: a second one \
         exits with status 75 saying another compute runs (or waits, with --wait).
@@ -61,7 +62,9 @@ struct ComputeCommand: ParsableCommand {
         let options = ComputeOptions(full: full, from: from.flatMap(PostgresDate.init),
                                      to: to.flatMap(PostgresDate.init), waitForLock: wait)
         let summary: ComputeSummary?
+        let frictionScope: FrictionScope?
         do {
+            frictionScope = try dirtyFrictionScope(connection)
             summary = try ComputeEngine(configuration: configuration, logger: logger).run(connection, options: options)
         } catch let error as ComputeError {
             throw CommandFailure.usage(error.message)
@@ -72,17 +75,41 @@ struct ComputeCommand: ParsableCommand {
             throw CommandFailure("another compute is running on this database; try again when it finishes, or pass --wait",
                                  exitStatus: ExitStatus.busy)
         }
+        var friction: FrictionSummary?
+        if let frictionScope {
+            friction = try connection.withAdvisoryLock(AdvisoryLockKey("funnel.friction")) {
+                try FrictionComputation().run(on: connection, scope: frictionScope, logger: logger)
+            }
+        }
         if json {
-            try printJSON(summary)
+            try printJSON(ComputeOutput(compute: summary, friction: friction))
             return
         }
         print("compute \(summary.mode)\(summary.configurationChanged ? " (configuration changed)" : ""): "
             + "\(summary.cohortDaysRebuilt) cohort day(s), \(summary.usersRebuilt) user(s) rebuilt in "
             + String(format: "%.2f s", summary.seconds))
         print("days counted as \(summary.dayRule), time zone \(summary.timeZone)")
+        if let friction {
+            print("friction: \(friction.sessionsScanned) session(s) scanned, \(friction.pairsTested) (screen, type) pair(s) "
+                + "tested, \(friction.flagged.count) flagged" + String(format: " in %.2f s", friction.episodeSeconds + friction.impactSeconds))
+        }
         if !summary.failedChecks.isEmpty {
             print("warning: invariant checks found offending rows: \(summary.failedChecks.joined(separator: ", "))")
         }
+    }
+
+    /// The telemetry the friction step must look at again: everything on a full run; otherwise the
+    /// sessions from the earliest cohort day new data touched (a day earlier, for time zones) on;
+    /// nil when nothing is dirty. Read before compute drains the dirty ledger.
+    private func dirtyFrictionScope(_ connection: PostgresConnection) throws -> FrictionScope? {
+        let start = from.flatMap(PostgresDate.init)
+        let end = to.flatMap(PostgresDate.init)
+        if full { return FrictionScope(from: start, to: end) }
+        let earliest = try connection.query("""
+            select (min(cohort_date) - 1)::date from dirty_cohort_days
+            where ($1::date is null or cohort_date >= $1) and ($2::date is null or cohort_date <= $2)
+            """, [start, end]).scalar(PostgresDate?.self)
+        return earliest.map { FrictionScope(from: $0, to: end) }
     }
 
     /// The configuration from --config, else the first default location that exists, else defaults.
@@ -97,6 +124,32 @@ struct ComputeCommand: ParsableCommand {
             return FunnelConfiguration()
         } catch {
             throw CommandFailure.usage("\(error)")
+        }
+    }
+}
+
+/// `funnel compute --json`: the compute summary's fields, plus `friction` when it ran.
+private struct ComputeOutput: Encodable {
+    let compute: ComputeSummary
+    let friction: FrictionSummary?
+
+    private enum Keys: String, CodingKey { case friction }
+
+    private struct FrictionOutput: Encodable {
+        let sessionsScanned: Int
+        let pairsTested: Int
+        let flagged: Int
+        let seconds: Double
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        try compute.encode(to: encoder)
+        var container = encoder.container(keyedBy: Keys.self)
+        if let friction {
+            try container.encode(FrictionOutput(sessionsScanned: friction.sessionsScanned, pairsTested: friction.pairsTested,
+                                                flagged: friction.flagged.count,
+                                                seconds: friction.episodeSeconds + friction.impactSeconds),
+                                 forKey: .friction)
         }
     }
 }

@@ -81,3 +81,31 @@ struct SplitMix {
         return count
     }
 }
+
+@Suite("LTV power law: cumulative revenue never falls")
+struct PowerLawMonotonicityTests {
+    @Test("a noisy tail resting on few installs does not bend the curve down, and the projection stays above the observed LTV")
+    func noisyTailIsDownWeighted() throws {
+        // A clean curve 1.0 * d^0.3 on days 1...40, supported by 1,000 installs up to day 30,
+        // then a tail that drops by half, backed by 20 installs (one small cohort).
+        let days = Array(1...40)
+        let values = days.map { day in day <= 30 ? pow(Double(day), 0.3) : 0.5 * pow(Double(day), 0.3) }
+        let installs = days.map { $0 <= 30 ? 1000.0 : 20.0 }
+        let fit = try #require(PowerLawFit.fit(days: days, values: values, weights: installs))
+        #expect(abs(fit.b - 0.3) < 0.01, "b = \(fit.b)")
+        #expect(fit.toDay == 30, "days backed by under 10% of the installs are not fitted")
+        #expect(fit.predict(day: 180) > values[29])
+    }
+
+    @Test("a falling observed curve fits flat (b = 0) and projects the last observed value or more")
+    func neverFalls() throws {
+        let days = Array(1...30)
+        let values = days.map { 5.0 - Double($0) * 0.05 }
+        let fit = try #require(PowerLawFit.fit(days: days, values: values))
+        #expect(fit.b == 0)
+        #expect(fit.predict(day: 180) >= values.last!)
+        let interval = fit.interval(day: 180)
+        #expect(interval.low >= values.last!)
+        #expect(interval.high >= fit.predict(day: 180))
+    }
+}

@@ -8,26 +8,27 @@ extension ComputeEngine {
     func projectLTV(_ connection: PostgresConnection) throws {
         try connection.execute("delete from fct_ltv_models; delete from fct_ltv where projected")
         let rows = try connection.query("""
-            select app_id, network, day, ltv from fct_ltv
+            select app_id, network, day, ltv, installs from fct_ltv
             where not projected and ltv is not null
             order by app_id, network, day
             """)
-        var curves: [String: (app: String, network: String, days: [Int], values: [Double])] = [:]
+        var curves: [String: (app: String, network: String, days: [Int], values: [Double], installs: [Double])] = [:]
         var order: [String] = []
         for row in rows {
             let app = try row.decode(String.self, at: 0)
             let network = try row.decode(String.self, at: 1)
             let key = app + "\u{1}" + network
             if curves[key] == nil {
-                curves[key] = (app, network, [], [])
+                curves[key] = (app, network, [], [], [])
                 order.append(key)
             }
             curves[key]!.days.append(try row.decode(Int.self, at: 2))
             curves[key]!.values.append(try row.decode(Double.self, at: 3))
+            curves[key]!.installs.append(try row.decode(Double?.self, at: 4) ?? 0)
         }
         for key in order {
             let curve = curves[key]!
-            guard let fit = PowerLawFit.fit(days: curve.days, values: curve.values) else {
+            guard let fit = PowerLawFit.fit(days: curve.days, values: curve.values, weights: curve.installs) else {
                 try connection.query("""
                     insert into fct_ltv_models (app_id, network, model, points, note)
                     values ($1, $2, 'power law', $3, $4)

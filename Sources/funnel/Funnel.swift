@@ -15,6 +15,8 @@ struct Funnel: ParsableCommand {
             GenerateCommand.self,
             DatabaseCommand.self,
             MigrateCommand.self,
+            IngestCommand.self,
+            WorkerCommand.self,
             BenchCommand.self,
         ]
     )

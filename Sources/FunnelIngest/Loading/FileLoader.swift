@@ -1,0 +1,176 @@
+public import Foundation
+public import FunnelCore
+import FunnelSQL
+import Logging
+public import PostgresClient
+
+/// Loads claimed files into the raw tables, exactly once each, through one connection.
+///
+/// Per file: the rows are COPYed (while the next batch is parsed) into the session's staging
+/// tables, outside any transaction; then one transaction row-locks the file's queue row, merges
+/// each kind with one set-based statement under that kind's merge lock, keeps the rejects,
+/// records the dirty cohorts and marks the file loaded. A crash before that commit leaves nothing
+/// (staging dies with the session); after it, everything. Not thread-safe: one per worker.
+public final class FileLoader {
+    let connection: PostgresConnection
+    let workerID: String
+    let leaseSeconds: Double
+    /// Rows read per batch (and per COPY round).
+    public var batchRows = 50_000
+    /// `work_mem` for the merge transaction (the merge sorts the whole file).
+    public var mergeWorkMem = "128MB"
+
+    /// Prepares `connection` (creates its staging tables) for loading files claimed by
+    /// `workerID` under leases of `leaseSeconds`.
+    public init(connection: PostgresConnection, workerID: String, leaseSeconds: Double) throws {
+        self.connection = connection
+        self.workerID = workerID
+        self.leaseSeconds = leaseSeconds
+        try connection.execute(SQLCatalog.text("ingest/create_staging.sql"))
+    }
+
+    /// Loads one claimed file and marks it loaded.
+    /// - Parameters:
+    ///   - shouldStop: checked between batches; when true, the load stops before the merge and
+    ///     throws ``LoadInterruption/stopRequested`` (the caller puts the file back on the queue).
+    ///   - progress: called after each batch with the records it read.
+    /// - Throws: ``FileRefusal`` or ``ReaderOptionError`` for a file to refuse (nothing stored),
+    ///   ``LoadInterruption``, or a ``PostgresError``.
+    public func load(_ file: ClaimedFile, now: Date = Date(), shouldStop: () -> Bool = { false },
+                     progress: (Int) -> Void = { _ in }) throws -> FileLoadCounts {
+        try connection.execute(SQLCatalog.text("ingest/truncate_staging.sql"))
+        let options = ReaderOptions(kind: file.kind, assumeTimeZone: file.assumeTimeZone, now: now)
+        let clock = ContinuousClock()
+        let started = clock.now
+        var staged = try stage(file, options: options, shouldStop: shouldStop, progress: progress)
+        connection.logger.debug("file staged", metadata: ["file.path": "\(file.path)", "load.seconds": "\(clock.now - started)"])
+        if shouldStop() { throw LoadInterruption.stopRequested }
+        // Partitions are created before, not inside, the merge transaction: creating one locks
+        // its parent until commit, and empty partitions are harmless if this load then fails.
+        for kind in EventKind.allCases {
+            guard let bounds = staged.bounds[kind] else { continue }
+            try connection.query("select ensure_month_partitions($1, $2::date, $3::date)",
+                                 [kind.rawTable, bounds.earliestDate, bounds.latestDate])
+            try connection.execute("analyze \(Self.stagingTable(kind))")
+        }
+        try connection.transaction { connection in
+            let locked = try connection.query(SQLCatalog.text("ingest/lock_claimed_file.sql"), [file.fileID, workerID])
+            guard locked.rows.count == 1 else { throw LoadInterruption.claimLost(fileID: file.fileID) }
+            try connection.query("select set_config('work_mem', $1, true)", [mergeWorkMem])
+            // The merges are simple scans, sorts and inserts: compiling them costs more than it saves.
+            try connection.execute("set local jit = off")
+            var loaded = 0
+            for kind in EventKind.allCases where staged.rows[kind, default: 0] > 0 {
+                try connection.query("select pg_advisory_xact_lock($1)", [Self.mergeLock(kind).value])
+                let mergeStarted = clock.now
+                if kind == .installs {
+                    try connection.query(SQLCatalog.text("ingest/mark_moved_cohorts.sql"))
+                    connection.logger.debug("moved cohorts marked", metadata: ["load.seconds": "\(clock.now - mergeStarted)"])
+                }
+                loaded += try connection.query(SQLCatalog.text("ingest/merge_\(kind.rawValue).sql"), [file.fileID])
+                    .scalar(Int.self)
+                connection.logger.debug("kind merged", metadata: ["load.kind": "\(kind.rawValue)", "load.seconds": "\(clock.now - mergeStarted)"])
+            }
+            if staged.counts.rejected > 0 {
+                try connection.query(SQLCatalog.text("ingest/insert_rejects.sql"), [file.fileID, file.path])
+            }
+            try connection.query(SQLCatalog.text("ingest/record_dirty_cohorts.sql"))
+            staged.counts.rowsLoaded = loaded
+            staged.counts.duplicates = staged.rows.values.reduce(0, +) - loaded
+            let finished = try connection.query(SQLCatalog.text("ingest/finish_file.sql"), [
+                file.fileID, workerID, "loaded", staged.counts.rowsRead, staged.counts.rowsLoaded,
+                staged.counts.duplicates, staged.counts.rejected, nil,
+            ])
+            guard finished.rows.count == 1 else { throw LoadInterruption.claimLost(fileID: file.fileID) }
+        }
+        return staged.counts
+    }
+
+    /// The advisory lock that serialises merges of one kind across every worker, so two loaders
+    /// cannot both pass the "not exists" check for the same event.
+    public static func mergeLock(_ kind: EventKind) -> AdvisoryLockKey {
+        AdvisoryLockKey("funnel.ingest.merge.\(kind.rawValue)")
+    }
+
+    /// The staging table of a kind; a fixed name per kind, never built from input.
+    static func stagingTable(_ kind: EventKind) -> String { "stage_\(kind.rawValue)" }
+
+    private struct Staged {
+        var counts = FileLoadCounts()
+        var rows: [EventKind: Int] = [:]
+        var bounds: [EventKind: TimeBounds] = [:]
+    }
+
+    private func stage(_ file: ClaimedFile, options: ReaderOptions, shouldStop: () -> Bool,
+                       progress: (Int) -> Void) throws -> Staged {
+        var staged = Staged()
+        let pipeline = BatchPipeline(path: file.path, options: options, batchRows: batchRows)
+        defer { pipeline.close() }
+        var lastRenewal = ContinuousClock.now
+        var rejectText: [UInt8] = []
+        while let sink = try pipeline.next() {
+            for kind in sink.kinds {
+                _ = try sink.withCopyData(for: kind) { data in
+                    try connection.copyIn("copy \(Self.stagingTable(kind)) from stdin") { writer in
+                        try writer.write(UnsafeRawBufferPointer(data))
+                    }
+                }
+                staged.rows[kind, default: 0] += sink.rowCount(for: kind)
+                if let bounds = sink.timeBounds(for: kind) {
+                    staged.bounds[kind] = staged.bounds[kind].map {
+                        TimeBounds(earliestMicros: min($0.earliestMicros, bounds.earliestMicros),
+                                   latestMicros: max($0.latestMicros, bounds.latestMicros))
+                    } ?? bounds
+                }
+            }
+            if !sink.rejects.isEmpty {
+                rejectText.removeAll(keepingCapacity: true)
+                for reject in sink.rejects { RejectEncoding.append(reject, to: &rejectText) }
+                try connection.copyIn("copy stage_rejects from stdin") { writer in try writer.write(rejectText) }
+                staged.counts.rejected += sink.rejects.count
+            }
+            staged.counts.rowsRead += sink.rowsRead
+            progress(sink.rowsRead)
+            pipeline.recycle(sink)
+            if shouldStop() { throw LoadInterruption.stopRequested }
+            if ContinuousClock.now - lastRenewal > .seconds(leaseSeconds / 3) {
+                try renewLease(file)
+                lastRenewal = ContinuousClock.now
+            }
+        }
+        return staged
+    }
+
+    private func renewLease(_ file: ClaimedFile) throws {
+        let renewed = try connection.query(SQLCatalog.text("ingest/renew_lease.sql"), [file.fileID, workerID, leaseSeconds])
+        guard renewed.rows.count == 1 else { throw LoadInterruption.claimLost(fileID: file.fileID) }
+    }
+}
+
+/// COPY text lines for `stage_rejects` (line, kind, raw, reason).
+enum RejectEncoding {
+    static func append(_ reject: RejectedRow, to out: inout [UInt8]) {
+        out.append(contentsOf: String(reject.line).utf8)
+        out.append(0x09)
+        if let kind = reject.kind { out.append(contentsOf: kind.rawValue.utf8) } else { out.append(contentsOf: [0x5c, 0x4e]) }
+        out.append(0x09)
+        appendEscaped(reject.raw, to: &out)
+        out.append(0x09)
+        appendEscaped(reject.reason, to: &out)
+        out.append(0x0a)
+    }
+
+    /// COPY text escaping: backslash, tab, newline and carriage return become `\\`, `\t`, `\n`, `\r`.
+    static func appendEscaped(_ text: String, to out: inout [UInt8]) {
+        for byte in text.utf8 {
+            switch byte {
+            case 0x5c: out.append(contentsOf: [0x5c, 0x5c])
+            case 0x09: out.append(contentsOf: [0x5c, 0x74])
+            case 0x0a: out.append(contentsOf: [0x5c, 0x6e])
+            case 0x0d: out.append(contentsOf: [0x5c, 0x72])
+            case 0x00: continue
+            default: out.append(byte)
+            }
+        }
+    }
+}

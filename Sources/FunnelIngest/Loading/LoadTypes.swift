@@ -1,0 +1,64 @@
+public import FunnelCore
+
+/// A file a worker has claimed from the queue (`ingest_files` row in status `loading`).
+public struct ClaimedFile: Sendable, Equatable {
+    public let fileID: Int64
+    public let path: String
+    /// The kind given at enqueue time (`--kind` or the file name); nil: from each NDJSON line.
+    public let kind: EventKind?
+    /// The `--assume-tz` given at enqueue time.
+    public let assumeTimeZone: String?
+    /// How many times the file has been claimed, this claim included.
+    public let attempts: Int
+
+    public init(fileID: Int64, path: String, kind: EventKind?, assumeTimeZone: String?, attempts: Int) {
+        self.fileID = fileID
+        self.path = path
+        self.kind = kind
+        self.assumeTimeZone = assumeTimeZone
+        self.attempts = attempts
+    }
+}
+
+/// What loading one file stored, as recorded on its `ingest_files` row.
+public struct FileLoadCounts: Sendable, Equatable {
+    /// Records read: valid plus rejected.
+    public var rowsRead: Int
+    /// Rows inserted (for ad_spend: inserted or replacing an earlier file's row).
+    public var rowsLoaded: Int
+    /// Valid rows not stored: already present (same file or an earlier one) or, for ad_spend,
+    /// superseded by a later row for the same key.
+    public var duplicates: Int
+    /// Rows that failed validation (kept in `ingest_rejects`).
+    public var rejected: Int
+
+    public init(rowsRead: Int = 0, rowsLoaded: Int = 0, duplicates: Int = 0, rejected: Int = 0) {
+        self.rowsRead = rowsRead
+        self.rowsLoaded = rowsLoaded
+        self.duplicates = duplicates
+        self.rejected = rejected
+    }
+}
+
+/// Why a load ended without storing anything and without a verdict on the file: it goes back to
+/// the queue (stop requested) or already belongs to another worker (claim lost).
+public enum LoadInterruption: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The worker was asked to stop (SIGTERM/SIGINT) before the merge began.
+    case stopRequested
+    /// The lease expired and another worker took the file over.
+    case claimLost(fileID: Int64)
+
+    public var description: String {
+        switch self {
+        case .stopRequested: "stopped before the file was merged; it goes back to the queue"
+        case .claimLost(let fileID): "file \(fileID) was taken over by another worker after its lease expired"
+        }
+    }
+}
+
+extension ReaderOptions {
+    /// Whether `text` is a zone `--assume-tz` accepts (an IANA name or a fixed offset).
+    public static func isValidTimeZone(_ text: String) -> Bool {
+        AssumedTimeZone(text) != nil
+    }
+}

@@ -1,0 +1,102 @@
+public import FunnelCore
+import FunnelSQL
+public import PostgresClient
+
+/// The ingest queue in `ingest_files`: enqueueing by content checksum, claiming with
+/// `FOR UPDATE SKIP LOCKED` and a lease, and ending claims. Every worker on every machine works
+/// through these statements, so they cooperate through the database alone.
+public struct IngestQueue {
+    let connection: PostgresConnection
+
+    public init(connection: PostgresConnection) {
+        self.connection = connection
+    }
+
+    /// What enqueueing a file found.
+    public enum Enqueued: Sendable, Equatable {
+        /// A new queue row.
+        case queued(fileID: Int64)
+        /// A file with the same content is already queued, loading or loaded.
+        case existing(fileID: Int64, path: String, status: String)
+    }
+
+    /// Queues a file unless its content is already queued, loading or loaded.
+    public func enqueue(path: String, kind: EventKind?, assumeTimeZone: String?, sha256: String,
+                        sizeBytes: Int64) throws -> Enqueued {
+        // A live row can turn refused/failed between the insert and the look-up; then retry.
+        for _ in 0..<5 {
+            let inserted = try connection.query(SQLCatalog.text("ingest/enqueue_file.sql"),
+                                                [path, kind?.rawValue, sha256, sizeBytes, assumeTimeZone])
+            if let row = inserted.rows.first { return .queued(fileID: try row.decode(Int64.self, at: 0)) }
+            let live = try connection.query(SQLCatalog.text("ingest/find_live_file.sql"), [sha256])
+            if let row = live.rows.first {
+                return .existing(fileID: try row.decode(Int64.self, at: 0), path: try row.decode(String.self, at: 1),
+                                 status: try row.decode(String.self, at: 2))
+            }
+        }
+        throw PostgresError(code: .client, message: "could not enqueue \(path): its queue entry kept changing")
+    }
+
+    /// Claims the oldest claimable file (queued, or loading under an expired lease), among
+    /// `fileIDs` when given; nil when there is none.
+    public func claim(workerID: String, leaseSeconds: Double, among fileIDs: [Int64]? = nil) throws -> ClaimedFile? {
+        let result = try connection.query(SQLCatalog.text("ingest/claim_file.sql"), [workerID, leaseSeconds, fileIDs])
+        guard let row = result.rows.first else { return nil }
+        let kindName = try row.decode(String?.self, at: 2)
+        return ClaimedFile(fileID: try row.decode(Int64.self, at: 0), path: try row.decode(String.self, at: 1),
+                           kind: kindName.flatMap(EventKind.init(rawValue:)),
+                           assumeTimeZone: try row.decode(String?.self, at: 3), attempts: try row.decode(Int.self, at: 4))
+    }
+
+    /// Ends a claim with a verdict: `refused` or `failed`, with the message users will see.
+    public func finish(_ file: ClaimedFile, workerID: String, status: FileStatus.State, message: String) throws {
+        try connection.query(SQLCatalog.text("ingest/finish_file.sql"),
+                             [file.fileID, workerID, status.rawValue, nil, nil, nil, nil, message])
+    }
+
+    /// Puts a claimed file back on the queue.
+    public func release(_ file: ClaimedFile, workerID: String, message: String?) throws {
+        try connection.query(SQLCatalog.text("ingest/release_file.sql"), [file.fileID, workerID, message])
+    }
+
+    /// The state and counters of some files.
+    public func statuses(_ fileIDs: [Int64]) throws -> [Int64: FileStatus] {
+        var result: [Int64: FileStatus] = [:]
+        for row in try connection.query(SQLCatalog.text("ingest/file_statuses.sql"), [fileIDs]).rows {
+            let status = FileStatus(
+                fileID: try row.decode(Int64.self, at: 0), path: try row.decode(String.self, at: 1),
+                kind: try row.decode(String?.self, at: 2),
+                state: FileStatus.State(rawValue: try row.decode(String.self, at: 3)) ?? .failed,
+                counts: FileLoadCounts(rowsRead: try row.decode(Int.self, at: 4), rowsLoaded: try row.decode(Int.self, at: 5),
+                                       duplicates: try row.decode(Int.self, at: 6), rejected: try row.decode(Int.self, at: 7)),
+                message: try row.decode(String?.self, at: 8))
+            result[status.fileID] = status
+        }
+        return result
+    }
+
+    /// Up to `limit` rejected rows of some files, as (path, line, reason), in file and line order.
+    public func rejects(of fileIDs: [Int64], limit: Int) throws -> [(path: String, line: Int64, reason: String)] {
+        try connection.query(SQLCatalog.text("ingest/list_rejects.sql"), [fileIDs, limit]).rows.map { row in
+            (try row.decode(String.self, at: 0), try row.decode(Int64.self, at: 1), try row.decode(String.self, at: 2))
+        }
+    }
+}
+
+/// One queue row's state and counters.
+public struct FileStatus: Sendable, Equatable {
+    /// The `ingest_files.status` values.
+    public enum State: String, Sendable {
+        case queued, loading, loaded, refused, failed
+
+        /// Whether no worker will touch the file again.
+        public var isFinal: Bool { self == .loaded || self == .refused || self == .failed }
+    }
+
+    public let fileID: Int64
+    public let path: String
+    public let kind: String?
+    public let state: State
+    public let counts: FileLoadCounts
+    public let message: String?
+}

@@ -1,0 +1,131 @@
+import Foundation
+public import Logging
+public import PostgresClient
+
+/// How a worker treats the queue.
+public struct WorkerOptions: Sendable {
+    /// Seconds a claim stays valid without renewal; a dead worker's file is taken over after it.
+    public var leaseSeconds: Double
+    /// Seconds between looks at an empty queue.
+    public var pollSeconds: Double
+    /// Claims after which a file that keeps failing for temporary reasons is marked failed.
+    public var maxAttempts: Int
+
+    public init(leaseSeconds: Double = 60, pollSeconds: Double = 1, maxAttempts: Int = 3) {
+        self.leaseSeconds = leaseSeconds
+        self.pollSeconds = pollSeconds
+        self.maxAttempts = maxAttempts
+    }
+}
+
+/// One queue worker: its own connection, claiming and loading files one at a time until the
+/// queue is done (for `funnel ingest`) or a stop is requested (for `funnel worker`).
+/// Runs on the calling thread and blocks it (libpq is blocking): give each worker a thread.
+public final class IngestWorker {
+    public let workerID: String
+    let settings: ConnectionSettings
+    let options: WorkerOptions
+    let stop: StopFlag
+    let progress: IngestProgress?
+    let logger: Logger
+    private var connection: PostgresConnection?
+    private var loader: FileLoader?
+
+    public init(settings: ConnectionSettings, workerID: String, options: WorkerOptions, stop: StopFlag,
+                progress: IngestProgress? = nil, logger: Logger) {
+        self.settings = settings
+        self.workerID = workerID
+        self.options = options
+        self.stop = stop
+        self.progress = progress
+        self.logger = logger
+    }
+
+    /// A worker id unique across machines: host, process and worker number.
+    public static func makeID(index: Int) -> String {
+        "\(ProcessInfo.processInfo.hostName):\(getpid()):\(index)"
+    }
+
+    /// Loads files until a stop is requested. With `fileIDs`, claims only those and returns once
+    /// each is loaded, refused or failed (waiting for ones other workers hold); without, serves
+    /// the whole queue and polls it when empty.
+    public func run(among fileIDs: [Int64]? = nil) throws {
+        while !stop.isSet {
+            let (connection, _) = try ready()
+            let queue = IngestQueue(connection: connection)
+            if let file = try queue.claim(workerID: workerID, leaseSeconds: options.leaseSeconds, among: fileIDs) {
+                process(file)
+                continue
+            }
+            if let fileIDs {
+                let statuses = try queue.statuses(fileIDs)
+                if statuses.values.allSatisfy(\.state.isFinal) { return }
+            }
+            stop.sleep(seconds: options.pollSeconds)
+        }
+    }
+
+    private func ready() throws -> (PostgresConnection, FileLoader) {
+        if let connection, connection.isHealthy, let loader { return (connection, loader) }
+        let fresh = try settings.connect(logger: logger)
+        let freshLoader = try FileLoader(connection: fresh, workerID: workerID, leaseSeconds: options.leaseSeconds)
+        connection = fresh
+        loader = freshLoader
+        return (fresh, freshLoader)
+    }
+
+    /// Loads one claimed file and records the verdict; never throws, so one bad file cannot stop
+    /// the worker.
+    private func process(_ file: ClaimedFile) {
+        let started = ContinuousClock.now
+        logger.info("loading file", metadata: ["file.id": "\(file.fileID)", "file.path": "\(file.path)"])
+        do {
+            let (_, loader) = try ready()
+            let counts = try loader.load(file, shouldStop: { stop.isSet }, progress: { progress?.add(rows: $0) })
+            progress?.fileDone()
+            let elapsed = ContinuousClock.now - started
+            logger.info("file loaded", metadata: [
+                "file.path": "\(file.path)", "load.rows": "\(counts.rowsLoaded)",
+                "load.duplicates": "\(counts.duplicates)", "load.rejected": "\(counts.rejected)",
+                "load.seconds": "\(elapsed)",
+            ])
+        } catch let refusal as FileRefusal {
+            conclude(file, state: .refused, message: refusal.description)
+        } catch let optionError as ReaderOptionError {
+            conclude(file, state: .refused, message: "\(file.path): \(optionError.description)")
+        } catch LoadInterruption.stopRequested {
+            logger.info("stopping: file goes back to the queue", metadata: ["file.path": "\(file.path)"])
+            release(file, message: nil)
+        } catch let interruption as LoadInterruption {
+            logger.warning("\(interruption.description)", metadata: ["file.path": "\(file.path)"])
+        } catch let error as PostgresError where error.isTransient && file.attempts < options.maxAttempts {
+            logger.warning("temporary failure; file goes back to the queue", metadata: [
+                "file.path": "\(file.path)", "db.error": "\(error)",
+            ])
+            release(file, message: "attempt \(file.attempts): \(error.message)")
+        } catch {
+            conclude(file, state: .failed, message: "\(file.path): \(error)")
+        }
+    }
+
+    private func conclude(_ file: ClaimedFile, state: FileStatus.State, message: String) {
+        progress?.fileDone()
+        logger.warning("file \(state.rawValue)", metadata: ["file.path": "\(file.path)", "reason": "\(message)"])
+        do {
+            let (connection, _) = try ready()
+            try IngestQueue(connection: connection).finish(file, workerID: workerID, status: state, message: message)
+        } catch {
+            logger.error("could not record the file's state", metadata: ["file.path": "\(file.path)", "db.error": "\(error)"])
+        }
+    }
+
+    private func release(_ file: ClaimedFile, message: String?) {
+        do {
+            let (connection, _) = try ready()
+            try IngestQueue(connection: connection).release(file, workerID: workerID, message: message)
+        } catch {
+            logger.error("could not put the file back on the queue; it is taken over when its lease expires",
+                         metadata: ["file.path": "\(file.path)", "db.error": "\(error)"])
+        }
+    }
+}

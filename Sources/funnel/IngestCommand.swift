@@ -1,0 +1,243 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import FunnelCore
+import FunnelIngest
+import Logging
+import PostgresClient
+
+/// `funnel ingest`: enqueues files and loads them with N workers, then prints a summary.
+struct IngestCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ingest",
+        abstract: "Load input files (CSV, NDJSON, .gz) or directories of them into the database.",
+        discussion: """
+        Each file is loaded exactly once (by content checksum: the same content again is skipped) \
+        and each event once (by kind, app_id, event_id), even across files. Rows that fail \
+        validation are kept in funnel.ingest_rejects (see --show-rejects); a file that is not what \
+        it claims to be is refused whole. Directories are read recursively (hidden files skipped). \
+        Exit status: 0 when every file was loaded or skipped, 1 when one was refused or failed, \
+        2 on a usage error.
+        """
+    )
+
+    @Argument(help: ArgumentHelp("Files or directories to load.", valueName: "path"))
+    var paths: [String]
+
+    @Option(help: ArgumentHelp("The kind of every file (\(EventKind.allCases.map(\.name).joined(separator: ", "))); default: from the file name, else each NDJSON line's kind field.", valueName: "kind"))
+    var kind: String?
+
+    @Option(help: "Parallel workers, each with its own database connection.")
+    var workers = 2
+
+    @Option(name: .customLong("assume-tz"), help: ArgumentHelp("Time zone for timestamps without one (IANA name or offset like +02:00); default: reject them.", valueName: "zone"))
+    var assumeTimeZone: String?
+
+    @Option(help: ArgumentHelp("Seconds a worker's claim on a file lasts without renewal; a crashed run's file is taken over after it.", valueName: "seconds"))
+    var lease: Double = 60
+
+    @Flag(help: "After the summary, list the rejected rows (file:line: reason) of the files given.")
+    var showRejects = false
+
+    @Flag(help: "Print one JSON document instead of the human summary.")
+    var json = false
+
+    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var logging: LoggingOptions
+
+    func validate() throws {
+        if let kind, EventKind(rawValue: kind) == nil {
+            throw ValidationError("--kind \(kind): not a kind; use one of \(EventKind.allCases.map(\.name).joined(separator: ", "))")
+        }
+        if let assumeTimeZone, !ReaderOptions.isValidTimeZone(assumeTimeZone) {
+            throw ValidationError("--assume-tz \(assumeTimeZone): not a time zone; use an IANA name like Europe/Berlin or an offset like +02:00")
+        }
+        guard workers >= 1, workers <= 64 else { throw ValidationError("--workers must be between 1 and 64") }
+        guard lease >= 1 else { throw ValidationError("--lease must be at least 1 second") }
+    }
+
+    func run() throws {
+        let logger = logging.bootstrap(label: "funnel.ingest")
+        let files: [String]
+        do {
+            files = try InputDiscovery.expand(paths)
+        } catch let missing as InputDiscovery.Missing {
+            throw CommandFailure.usage("\(missing.description)")
+        }
+        if files.isEmpty {
+            throw CommandFailure.usage("no input files (.csv, .ndjson, .jsonl, .json, optionally .gz) under \(paths.joined(separator: " "))")
+        }
+        let settings = try database.settings(logger: logger)
+        let stop = StopFlag()
+        let signals = SignalWatcher(stop: stop, logger: logger)
+        defer { signals.cancel() }
+        let progress = IngestProgress()
+        let ticker = ProgressLine(progress: progress, totalFiles: files.count)
+        ticker.start()
+        let run = IngestRun(settings: settings, kind: kind.flatMap(EventKind.init(rawValue:)), assumeTimeZone: assumeTimeZone,
+                            workers: workers, workerOptions: WorkerOptions(leaseSeconds: lease, pollSeconds: 0.2))
+        let reports: [IngestRun.FileReport]
+        do {
+            reports = try run.run(files: files, stop: stop, progress: progress, logger: logger)
+        } catch let error as PostgresError where error.isConnectionFailure {
+            ticker.stop()
+            throw CommandFailure("cannot reach PostgreSQL at \(settings.redactedDescription): \(error.message)")
+        }
+        ticker.stop()
+        var rejectLines: [(path: String, line: Int64, reason: String)] = []
+        let rejectedFileIDs = reports.filter { $0.counts.rejected > 0 || ($0.status == .skipped && showRejects) }.compactMap(\.fileID)
+        if showRejects, !rejectedFileIDs.isEmpty {
+            rejectLines = try IngestQueue(connection: try settings.connect(logger: logger)).rejects(of: rejectedFileIDs, limit: 1000)
+        }
+        if json {
+            try printJSON(IngestSummary(reports: reports, rejects: showRejects ? rejectLines : nil))
+        } else {
+            printHuman(reports, rejectLines: rejectLines)
+        }
+        if stop.isSet { throw CommandFailure("interrupted: files not finished are back on the queue (funnel worker or a new funnel ingest loads them)") }
+        if reports.contains(where: { $0.status != .loaded && $0.status != .skipped }) {
+            throw ExitCode(ExitStatus.failure)
+        }
+    }
+
+    private func printHuman(_ reports: [IngestRun.FileReport], rejectLines: [(path: String, line: Int64, reason: String)]) {
+        let width = min(60, reports.map(\.path.count).max() ?? 0)
+        for report in reports {
+            let counts = report.counts
+            var line = report.path.padding(toLength: max(width, report.path.count), withPad: " ", startingAt: 0)
+            line += "  \((report.kind ?? "-").padding(toLength: 9, withPad: " ", startingAt: 0))"
+            line += " \(report.status.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0))"
+            if report.status == .loaded {
+                line += " \(counts.rowsLoaded) rows, \(counts.duplicates) duplicates, \(counts.rejected) rejected"
+            } else if let message = report.message {
+                line += " \(message)"
+            }
+            print(line)
+        }
+        let totals = IngestSummary.Totals(reports)
+        let byStatus = Dictionary(grouping: reports, by: \.status.rawValue).map { "\($0.value.count) \($0.key)" }.sorted()
+        print("total: \(reports.count) file(s) (\(byStatus.joined(separator: ", "))): \(totals.rowsLoaded) rows loaded, "
+            + "\(totals.duplicates) duplicates skipped, \(totals.rejected) rows rejected")
+        if !rejectLines.isEmpty {
+            print("rejected rows:")
+            for reject in rejectLines { print("  \(reject.path):\(reject.line): \(reject.reason)") }
+        } else if totals.rejected > 0 {
+            let ids = reports.filter { $0.counts.rejected > 0 }.compactMap(\.fileID).map(String.init).joined(separator: ",")
+            print("rejected rows are kept with their line and reason: rerun with --show-rejects, or query\n"
+                + "  select path, line, reason, raw from funnel.ingest_rejects where file_id in (\(ids)) order by file_id, line;")
+        }
+    }
+}
+
+/// The `--json` document of `funnel ingest` (SPEC.md "Machine-readable output").
+struct IngestSummary: Encodable {
+    struct File: Encodable {
+        let path: String
+        let kind: String?
+        let status: String
+        let rowsRead: Int
+        let rowsLoaded: Int
+        let duplicates: Int
+        let rejected: Int
+        let fileId: Int64?
+        let message: String?
+    }
+
+    struct Totals: Encodable {
+        let files: Int
+        let rowsLoaded: Int
+        let duplicates: Int
+        let rejected: Int
+
+        init(_ reports: [IngestRun.FileReport]) {
+            files = reports.count
+            rowsLoaded = reports.reduce(0) { $0 + $1.counts.rowsLoaded }
+            duplicates = reports.reduce(0) { $0 + $1.counts.duplicates }
+            rejected = reports.reduce(0) { $0 + $1.counts.rejected }
+        }
+    }
+
+    struct Reject: Encodable {
+        let path: String
+        let line: Int64
+        let reason: String
+    }
+
+    let files: [File]
+    let totals: Totals
+    let rejects: [Reject]?
+
+    init(reports: [IngestRun.FileReport], rejects: [(path: String, line: Int64, reason: String)]?) {
+        files = reports.map {
+            File(path: $0.path, kind: $0.kind, status: $0.status.rawValue, rowsRead: $0.counts.rowsRead,
+                 rowsLoaded: $0.counts.rowsLoaded, duplicates: $0.counts.duplicates, rejected: $0.counts.rejected,
+                 fileId: $0.fileID, message: $0.message)
+        }
+        totals = Totals(reports)
+        self.rejects = rejects?.map { Reject(path: $0.path, line: $0.line, reason: $0.reason) }
+    }
+}
+
+/// SIGTERM/SIGINT handling for long runs: the first signal sets the stop flag (workers finish or
+/// roll back the file in hand, then return); the process is not killed by the signal.
+final class SignalWatcher {
+    private let sources: [any DispatchSourceSignal]
+
+    init(stop: StopFlag, logger: Logger) {
+        let queue = DispatchQueue(label: "funnel.signals")
+        sources = [SIGTERM, SIGINT].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler {
+                logger.info("stop requested: finishing or rolling back the file in hand", metadata: ["signal": "\(number)"])
+                stop.set()
+            }
+            source.resume()
+            return source
+        }
+    }
+
+    func cancel() {
+        for source in sources { source.cancel() }
+    }
+}
+
+/// The progress line on a terminal: rows read, rows/s and files done, rewritten in place on
+/// stderr every half second. Off the terminal, the workers' log lines say the same.
+final class ProgressLine: @unchecked Sendable {
+    // Safe: `running` is only touched while holding `lock`; `progress` is itself thread-safe.
+    private let progress: IngestProgress
+    private let totalFiles: Int
+    private let lock = NSLock()
+    private var running = false
+    private let finished = DispatchSemaphore(value: 0)
+    private let enabled = isatty(STDERR_FILENO) == 1
+
+    init(progress: IngestProgress, totalFiles: Int) {
+        self.progress = progress
+        self.totalFiles = totalFiles
+    }
+
+    func start() {
+        guard enabled else { return }
+        lock.withLock { running = true }
+        let thread = Thread { [self] in
+            let started = Date()
+            while lock.withLock({ running }) {
+                let (rows, files) = progress.snapshot
+                let rate = Double(rows) / max(0.001, Date().timeIntervalSince(started))
+                FileHandle.standardErrorWrite("\r\u{1b}[2Kingest: \(files)/\(totalFiles) files, \(rows) rows, \(Int(rate)) rows/s")
+                Thread.sleep(forTimeInterval: 0.5)
+            }
+            FileHandle.standardErrorWrite("\r\u{1b}[2K")
+            finished.signal()
+        }
+        thread.start()
+    }
+
+    func stop() {
+        guard enabled, lock.withLock({ running }) else { return }
+        lock.withLock { running = false }
+        finished.wait()
+    }
+}

@@ -1,0 +1,77 @@
+import ArgumentParser
+import Foundation
+import FunnelIngest
+import Logging
+import PostgresClient
+
+/// `funnel worker`: a long-running ingest worker serving the queue until SIGTERM/SIGINT.
+struct WorkerCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "worker",
+        abstract: "Load queued files until stopped (SIGTERM or SIGINT).",
+        discussion: """
+        Claims queued files (FOR UPDATE SKIP LOCKED), so any number of workers on any number of \
+        machines share one queue through the database. A file whose worker died is taken over \
+        once its lease expires. On SIGTERM/SIGINT the worker finishes the merge in progress, or \
+        puts the file it is reading back on the queue, and exits 0.
+        """
+    )
+
+    @Option(help: ArgumentHelp("Seconds a claim lasts without renewal (renewed while reading).", valueName: "seconds"))
+    var lease: Double = 60
+
+    @Option(help: ArgumentHelp("Seconds between looks at an empty queue.", valueName: "seconds"))
+    var poll: Double = 1
+
+    @Option(help: "Parallel workers in this process, each with its own connection.")
+    var workers = 1
+
+    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var logging: LoggingOptions
+
+    func validate() throws {
+        guard lease >= 1 else { throw ValidationError("--lease must be at least 1 second") }
+        guard poll > 0 else { throw ValidationError("--poll must be positive") }
+        guard workers >= 1, workers <= 64 else { throw ValidationError("--workers must be between 1 and 64") }
+    }
+
+    func run() throws {
+        let logger = logging.bootstrap(label: "funnel.worker")
+        let settings = try database.settings(logger: logger)
+        let stop = StopFlag()
+        let signals = SignalWatcher(stop: stop, logger: logger)
+        defer { signals.cancel() }
+        let options = WorkerOptions(leaseSeconds: lease, pollSeconds: poll)
+        logger.info("worker started", metadata: ["workers": "\(workers)", "db": "\(settings.redactedDescription)"])
+        let group = DispatchGroup()
+        let failures = Failures()
+        for index in 0..<workers {
+            group.enter()
+            let thread = Thread {
+                defer { group.leave() }
+                let worker = IngestWorker(settings: settings, workerID: IngestWorker.makeID(index: index), options: options,
+                                          stop: stop, logger: logger)
+                do {
+                    try worker.run()
+                } catch {
+                    failures.record("\(error)")
+                    stop.set()
+                }
+            }
+            thread.start()
+        }
+        group.wait()
+        if let failure = failures.first { throw CommandFailure("worker stopped: \(failure)") }
+        logger.info("worker stopped")
+    }
+}
+
+/// The first failure of any worker thread.
+private final class Failures: @unchecked Sendable {
+    // Safe: `messages` is only touched while holding `lock`.
+    private let lock = NSLock()
+    private var messages: [String] = []
+
+    func record(_ message: String) { lock.withLock { messages.append(message) } }
+    var first: String? { lock.withLock { messages.first } }
+}

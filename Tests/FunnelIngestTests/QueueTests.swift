@@ -1,0 +1,156 @@
+import Foundation
+import FunnelCore
+import FunnelIngest
+import PostgresClient
+import Testing
+
+@Suite("Ingest queue and workers")
+struct QueueTests {
+    /// Enqueues `paths` directly (as `funnel ingest` does before its workers start).
+    func enqueue(_ db: LoaderFixture, _ paths: [String]) throws -> [Int64] {
+        let queue = IngestQueue(connection: db.connection)
+        return try paths.map { path in
+            let (hex, size) = try SHA256.file(at: path)
+            guard case .queued(let fileID) = try queue.enqueue(path: path, kind: EventKind(fileName: path), assumeTimeZone: nil,
+                                                                sha256: hex, sizeBytes: size) else {
+                throw CocoaError(.fileWriteUnknown)
+            }
+            return fileID
+        }
+    }
+
+    @Test("two workers on one queue load each file exactly once")
+    func twoWorkersShareAQueue() throws {
+        let db = try LoaderFixture()
+        let paths = try (0..<8).map { index in
+            try db.file("opens-\(index).csv", "event_id,app_id,user_id,opened_at\n"
+                + (0..<50).map { "o\(index)-\($0),app,u\($0),2024-05-01T10:00:00Z\n" }.joined()
+                + "shared,app,u1,2024-05-02T10:00:00Z\n")
+        }
+        let fileIDs = try enqueue(db, paths)
+        let group = DispatchGroup()
+        let stop = StopFlag()
+        for index in 0..<2 {
+            group.enter()
+            let settings = db.settings
+            Thread {
+                defer { group.leave() }
+                let worker = IngestWorker(settings: settings, workerID: "test-worker-\(index)",
+                                          options: WorkerOptions(leaseSeconds: 30, pollSeconds: 0.05),
+                                          stop: stop, logger: LoaderFixture.quietLogger)
+                try? worker.run(among: fileIDs)
+            }.start()
+        }
+        group.wait()
+        #expect(try db.rows("select distinct status, attempts::text from ingest_files") == [["loaded", "1"]])
+        #expect(try db.count("select count(*) from raw_opens") == 8 * 50 + 1)
+        #expect(try db.count("select sum(rows_loaded)::bigint from ingest_files") == 8 * 50 + 1)
+        #expect(try db.count("select sum(duplicates)::bigint from ingest_files") == 7)
+    }
+
+    @Test("a loading file whose lease expired is taken over by another worker")
+    func expiredLeaseIsTakenOver() throws {
+        let db = try LoaderFixture()
+        let path = try db.file("opens-lease.csv", "event_id,app_id,user_id,opened_at\no1,app,u1,2024-05-01T10:00:00Z\n")
+        let fileIDs = try enqueue(db, [path])
+        let dead = try #require(try IngestQueue(connection: db.connection).claim(workerID: "dead-worker", leaseSeconds: 30))
+        #expect(dead.fileID == fileIDs[0])
+        let settings = db.settings
+        let waiting = Thread {
+            let live = IngestWorker(settings: settings, workerID: "live-worker", options: WorkerOptions(leaseSeconds: 30, pollSeconds: 0.05),
+                                    stop: StopFlag(), logger: LoaderFixture.quietLogger)
+            try? live.run(among: fileIDs)
+        }
+        waiting.start()
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(try db.rows("select status, claimed_by from ingest_files") == [["loading", "dead-worker"]])
+        try db.connection.execute("update ingest_files set lease_expires_at = now() - interval '1 second'")
+        #expect(db.wait(seconds: 20) { (try? db.rows("select status from ingest_files")) == [["loaded"]] })
+        #expect(try db.rows("select attempts::text, rows_loaded::text from ingest_files") == [["2", "1"]])
+        #expect(try db.count("select count(*) from raw_opens") == 1)
+    }
+}
+
+@Suite("funnel ingest and funnel worker processes", .serialized)
+struct IngestProcessTests {
+    /// A file big enough that loading it takes a while in a debug build.
+    func bigInstalls(_ db: LoaderFixture, rows: Int = 300_000) throws -> String {
+        let path = db.scratch.directory.appendingPathComponent("installs-big.csv").path
+        try ReaderBenchmark.writeSampleInstalls(path: path, rows: rows)
+        return path
+    }
+
+    @Test("--json prints one document with files and totals")
+    func jsonShape() throws {
+        let db = try LoaderFixture()
+        let directory = db.scratch.directory.appendingPathComponent("inbox")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try "event_id,app_id,user_id,opened_at\no1,app,u1,2024-05-01T10:00:00Z\no1,app,u1,2024-05-01T10:00:00Z\nbad\n"
+            .write(to: directory.appendingPathComponent("opens-1.csv"), atomically: true, encoding: .utf8)
+        try "ignored".write(to: directory.appendingPathComponent(".hidden.csv"), atomically: true, encoding: .utf8)
+        let result = try db.run(["ingest", directory.path, "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let files = try #require(document["files"] as? [[String: Any]])
+        #expect(files.count == 1)
+        #expect(files.first?["path"] as? String == directory.appendingPathComponent("opens-1.csv").path)
+        #expect(files.first?["kind"] as? String == "opens")
+        #expect(files.first?["status"] as? String == "loaded")
+        #expect(files.first?["rows_loaded"] as? Int == 1)
+        #expect(files.first?["duplicates"] as? Int == 1)
+        #expect(files.first?["rejected"] as? Int == 1)
+        let totals = try #require(document["totals"] as? [String: Any])
+        #expect(totals["rows_loaded"] as? Int == 1 && totals["duplicates"] as? Int == 1 && totals["rejected"] as? Int == 1)
+
+        let missing = try db.run(["ingest", "/nonexistent/path"])
+        #expect(missing.status == 2)
+        let badKind = try db.run(["ingest", directory.path, "--kind", "nope"])
+        #expect(badKind.status == 2)
+    }
+
+    @Test("kill -9 mid-file leaves nothing of it; the rerun loads it exactly once")
+    func killNineThenRerun() throws {
+        let db = try LoaderFixture()
+        let path = try bigInstalls(db)
+        let process = try db.start(["ingest", path, "--lease", "2"])
+        let sawLoading = db.wait(seconds: 60) { (try? db.rows("select status from ingest_files")) == [["loading"]] }
+        #expect(sawLoading)
+        Thread.sleep(forTimeInterval: 0.3)
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        let stored = try db.count("select count(*) from raw_installs")
+        let status = try db.rows("select status from ingest_files")
+        #expect((stored == 0 && status == [["loading"]]) || status == [["loaded"]])
+
+        let rerun = try db.run(["ingest", path, "--lease", "2", "--json"])
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        let valid = try db.count("select rows_read - rejected from ingest_files where status = 'loaded'")
+        #expect(try db.count("select count(*) from ingest_files where status = 'loaded'") == 1)
+        #expect(try db.count("select count(*) from raw_installs") == valid)
+        #expect(try db.count("select count(*) from (select app_id, event_id from raw_installs group by 1, 2 having count(*) > 1) d") == 0)
+        #expect(try db.count("select count(*) from ingest_rejects") == 300_000 - valid)
+    }
+
+    @Test("SIGTERM to funnel worker mid-file exits 0 with the file loaded or back on the queue; another run completes it")
+    func sigtermWorker() throws {
+        let db = try LoaderFixture()
+        let path = try bigInstalls(db)
+        let (hex, size) = try SHA256.file(at: path)
+        _ = try IngestQueue(connection: db.connection).enqueue(path: path, kind: .installs, assumeTimeZone: nil, sha256: hex, sizeBytes: size)
+        let process = try db.start(["worker", "--poll", "0.1"])
+        #expect(db.wait(seconds: 60) { (try? db.rows("select status from ingest_files")) == [["loading"]] })
+        Thread.sleep(forTimeInterval: 0.3)
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0, "\(db.stderr(of: process))")
+        let status = try db.rows("select status from ingest_files")
+        let stored = try db.count("select count(*) from raw_installs")
+        #expect((status == [["queued"]] && stored == 0) || status == [["loaded"]])
+
+        let rerun = try db.run(["ingest", path])
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        #expect(try db.rows("select status from ingest_files") == [["loaded"]])
+        let valid = try db.count("select rows_read - rejected from ingest_files")
+        #expect(try db.count("select count(*) from raw_installs") == valid)
+    }
+}

@@ -1,0 +1,23 @@
+-- claim_file: gives this worker the oldest claimable file: queued, or loading under a lease that
+-- expired (its worker died). SKIP LOCKED lets any number of workers claim at once without
+-- waiting on each other; a file whose merge is running is row-locked by it and so skipped.
+-- Grain: at most one row. Inputs: $1 worker id, $2 lease in seconds, $3 the file ids to choose
+-- from (null: any file).
+with candidate as (
+    select file_id
+    from ingest_files
+    where (status = 'queued' or (status = 'loading' and lease_expires_at < now()))
+      and ($3::bigint[] is null or file_id = any ($3::bigint[]))
+    order by enqueued_at, file_id
+    limit 1
+    for update skip locked
+)
+update ingest_files f
+set status = 'loading',
+    claimed_by = $1,
+    lease_expires_at = now() + make_interval(secs => $2::double precision),
+    attempts = f.attempts + 1,
+    started_at = now()
+from candidate
+where f.file_id = candidate.file_id
+returning f.file_id, f.path, f.kind, f.assume_tz, f.attempts;

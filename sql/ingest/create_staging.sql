@@ -1,0 +1,50 @@
+-- create_staging: the session's staging tables, one per input kind, plus the rejects and the
+-- dirty (app, cohort day) pairs of the file being loaded.
+-- Grain: one row per valid input row of the file in hand (stage_<kind>), per rejected row
+-- (stage_rejects), per touched (app_id, cohort_date) (stage_dirty). Inputs: none.
+--
+-- Session temporary tables rather than unlogged tables keyed by file_id: they are private to the
+-- worker's connection (no locking or catalog churn between workers), never WAL-logged, without
+-- indexes, and they disappear with the session, so a worker killed mid-file leaves no staged rows
+-- behind for anyone to clean up. They are created once per connection and truncated per file.
+-- Columns follow each kind's field order (EventKind.fields), the COPY line order.
+
+create temp table if not exists stage_installs (
+    event_id text, app_id text, user_id text, installed_at timestamptz, network text,
+    platform text, country text, campaign text, referrer_user_id text, invite_id text);
+
+create temp table if not exists stage_opens (
+    event_id text, app_id text, user_id text, opened_at timestamptz, session_seconds integer);
+
+create temp table if not exists stage_retention (
+    event_id text, app_id text, user_id text, day integer, reported_at timestamptz);
+
+create temp table if not exists stage_purchases (
+    event_id text, app_id text, user_id text, purchased_at timestamptz, revenue numeric(20,6),
+    currency text, product_id text);
+
+create temp table if not exists stage_invites (
+    event_id text, app_id text, user_id text, invite_id text, sent_at timestamptz, channel text);
+
+create temp table if not exists stage_ad_spend (
+    app_id text, spend_date date, network text, spend numeric(20,6), campaign text, country text,
+    currency text, impressions bigint, clicks bigint);
+
+create temp table if not exists stage_steps (
+    event_id text, app_id text, user_id text, occurred_at timestamptz, step text, screen text);
+
+create temp table if not exists stage_ux (
+    event_id text, app_id text, user_id text, session_id text, occurred_at timestamptz,
+    screen text, type text, phase text, orientation text, feedback_shown boolean,
+    permission text, guidance_shown boolean, field text, message_shown boolean,
+    bad_state boolean, input_mode text,
+    kb_x real, kb_y real, kb_w real, kb_h real,
+    focus_x real, focus_y real, focus_w real, focus_h real,
+    action_x real, action_y real, action_w real, action_h real,
+    caret_y real, screen_w real, screen_h real);
+
+create temp table if not exists stage_rejects (
+    line bigint, kind text, raw text, reason text);
+
+create temp table if not exists stage_dirty (
+    app_id text, cohort_date date);

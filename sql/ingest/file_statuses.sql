@@ -1,0 +1,8 @@
+-- file_statuses: the state and counters of some queued files, for the ingest summary.
+-- Grain: one row per file_id. Inputs: $1 file ids.
+select file_id, path, kind, status, coalesce(rows_read, 0) as rows_read,
+       coalesce(rows_loaded, 0) as rows_loaded, coalesce(duplicates, 0) as duplicates,
+       coalesce(rejected, 0) as rejected, message
+from ingest_files
+where file_id = any ($1::bigint[])
+order by file_id;

@@ -1,0 +1,16 @@
+-- finish_file: records the end of a claimed file: loaded with its counters, or refused/failed
+-- with a message.
+-- Grain: at most one row. Inputs: $1 file_id, $2 worker id, $3 status, $4 rows read,
+-- $5 rows loaded, $6 duplicates, $7 rejected, $8 message (or null).
+update ingest_files
+set status = $3,
+    rows_read = $4,
+    rows_loaded = $5,
+    duplicates = $6,
+    rejected = $7,
+    message = $8,
+    claimed_by = null,
+    lease_expires_at = null,
+    finished_at = now()
+where file_id = $1 and claimed_by = $2 and status = 'loading'
+returning file_id;

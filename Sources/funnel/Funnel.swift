@@ -17,6 +17,7 @@ struct Funnel: ParsableCommand {
             MigrateCommand.self,
             IngestCommand.self,
             WorkerCommand.self,
+            ComputeCommand.self,
             BenchCommand.self,
         ]
     )

@@ -1,0 +1,65 @@
+import FunnelCore
+import PostgresClient
+
+extension ComputeEngine {
+    /// PostgreSQL must know the configured time zone too (its tz database can differ from the
+    /// system's).
+    func checkTimeZone(_ connection: PostgresConnection) throws {
+        let known = try connection.query("select exists (select 1 from pg_timezone_names where name = $1)",
+                                         [configuration.timeZone]).scalar(Bool.self)
+        guard known else {
+            throw ComputeError("time_zone: PostgreSQL does not know the time zone \"\(configuration.timeZone)\"; "
+                + "use an IANA name it lists in pg_timezone_names, such as \"UTC\" or \"Europe/Berlin\"")
+        }
+    }
+
+    /// Whether the database was computed with another configuration.
+    func configurationChanged(_ connection: PostgresConnection) throws -> Bool {
+        try connection.query("select exists (select 1 from compute_state where config_fingerprint <> $1)",
+                             [configuration.fingerprint]).scalar(Bool.self)
+    }
+
+    /// Writes the settings row and the funnels' step labels that the SQL reads.
+    func writeSettings(_ connection: PostgresConnection) throws {
+        let config = configuration
+        let brackets = config.retentionBrackets.map { "[\($0.lowerBound),\($0.upperBound)]" }
+        try connection.query("""
+            insert into compute_settings (app_id, time_zone, day_rule, onboarding_step, window_days,
+                purchase_window_days, regular_opens, regular_days, revenue_share, kfactor_window_days, max_day,
+                brackets, double_down_ratio, cut_ratio, config_fingerprint)
+            values ('', $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::int4range[], $12, $13, $14)
+            on conflict (app_id) do update set
+                time_zone = excluded.time_zone, day_rule = excluded.day_rule,
+                onboarding_step = excluded.onboarding_step, window_days = excluded.window_days,
+                purchase_window_days = excluded.purchase_window_days, regular_opens = excluded.regular_opens,
+                regular_days = excluded.regular_days, revenue_share = excluded.revenue_share,
+                kfactor_window_days = excluded.kfactor_window_days, max_day = excluded.max_day,
+                brackets = excluded.brackets, double_down_ratio = excluded.double_down_ratio,
+                cut_ratio = excluded.cut_ratio, config_fingerprint = excluded.config_fingerprint
+            """,
+            [config.timeZone, config.dayRule.sqlName, config.onboardingStep, config.windowDays,
+             config.purchaseWindowDays, config.regularOpens, config.regularDays, config.revenueShare,
+             config.kFactorWindowDays, config.maxDay, brackets, config.doubleDownRatio, config.cutRatio,
+             config.fingerprint])
+        try connection.execute("delete from compute_funnels where app_id = ''")
+        var funnels: [String] = []
+        var indexes: [Int] = []
+        var labels: [String] = []
+        for (index, label) in config.defaultFunnelSteps.enumerated() {
+            funnels.append("default")
+            indexes.append(index)
+            labels.append(label)
+        }
+        for funnel in config.funnels {
+            for (index, label) in funnel.stepLabels.enumerated() {
+                funnels.append(funnel.name)
+                indexes.append(index)
+                labels.append(label)
+            }
+        }
+        try connection.query("""
+            insert into compute_funnels (app_id, funnel, step_index, step)
+            select '', * from unnest($1::text[], $2::integer[], $3::text[])
+            """, [funnels, indexes, labels])
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+public import FunnelCore
+import FunnelSQL
+public import Logging
+public import PostgresClient
+
+/// Brings every derived table up to date: user facts, cohort rollups and metric marts.
+///
+/// A run holds the session advisory lock `funnel.compute` (a second concurrent run returns nil at
+/// once, or waits with `waitForLock`) and does all its work in one transaction: the dirty ledger
+/// rows it drains, the rebuilt rows and the marts commit together or not at all. By default only
+/// the dirty (app, cohort day) pairs (each widened by a day either side for the time zone) are
+/// rebuilt; `full` rebuilds everything in range, and a changed configuration forces that.
+public struct ComputeEngine: Sendable {
+    public static let lockKey = AdvisoryLockKey("funnel.compute")
+
+    public let configuration: FunnelConfiguration
+    public let logger: Logger
+
+    public init(configuration: FunnelConfiguration, logger: Logger = Logger(label: "funnel.compute")) {
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    /// Runs compute; nil when another compute holds the lock and `waitForLock` is false.
+    public func run(_ connection: PostgresConnection, options: ComputeOptions = ComputeOptions()) throws -> ComputeSummary? {
+        if options.waitForLock {
+            return try connection.withAdvisoryLock(Self.lockKey) { try runLocked(connection, options: options) }
+        }
+        return try connection.withAdvisoryLockIfFree(Self.lockKey) { try runLocked(connection, options: options) }
+    }
+
+    private func runLocked(_ connection: PostgresConnection, options: ComputeOptions) throws -> ComputeSummary {
+        let started = Date()
+        return try connection.transaction { connection in
+            try checkTimeZone(connection)
+            let changed = try configurationChanged(connection)
+            let full = options.full || changed
+            if changed && !options.full {
+                logger.info("configuration changed since the last run: rebuilding everything")
+            }
+            try writeSettings(connection)
+            try connection.execute(SQLCatalog.text("compute/temp_tables.sql"))
+            let wholeHistory = full && options.from == nil && options.to == nil
+            if wholeHistory {
+                try connection.execute(SQLCatalog.text("compute/reset.sql"))
+            }
+            let scopeFile = full ? "compute/scope_full.sql" : "compute/scope_dirty.sql"
+            try connection.query(SQLCatalog.text(scopeFile), [options.from, options.to])
+            var cohortDays = try connection.query("select count(*) from compute_scope").scalar(Int.self)
+            var users = 0
+            if cohortDays > 0 {
+                users = try rebuild(connection)
+                cohortDays = try connection.query("select count(*) from compute_scope").scalar(Int.self)
+            }
+            if cohortDays > 0 || changed {
+                try buildMarts(connection)
+            }
+            let failed = try failedChecks(connection)
+            for check in failed {
+                logger.warning("invariant check found offending rows", metadata: ["check.name": .string(check)])
+            }
+            try connection.query(
+                "insert into compute_runs (mode, cohort_days, users, started_at) values ($1, $2, $3, $4)",
+                [full ? "full" : "incremental", cohortDays, users, started])
+            return ComputeSummary(
+                mode: full ? "full" : "incremental", configurationChanged: changed, cohortDaysRebuilt: cohortDays,
+                usersRebuilt: users, seconds: Date().timeIntervalSince(started), dayRule: configuration.dayRule.label,
+                timeZone: configuration.timeZone, failedChecks: failed)
+        }
+    }
+
+    /// Facts and rollups of the scope's cohort days; returns the number of users rebuilt.
+    private func rebuild(_ connection: PostgresConnection) throws -> Int {
+        try connection.execute(SQLCatalog.text("compute/int_scope_installs.sql"))
+        for _ in 0..<3 {
+            let added = try connection.query(SQLCatalog.text("compute/scope_expand.sql")).count
+            guard added > 0 else { break }
+            logger.debug("scope widened by moved users", metadata: ["compute.added_days": "\(added)"])
+            try connection.execute(SQLCatalog.text("compute/int_scope_installs.sql"))
+        }
+        let users = try connection.query("select count(*) from scope_installs").scalar(Int.self)
+        for step in ["int_scope_user_days", "int_user_facts", "int_user_facts_inviters"] {
+            try timed(step) { try connection.execute(SQLCatalog.text("compute/\(step).sql")) }
+        }
+        try timed("int_user_funnel_steps") { try evaluateCustomFunnels(connection) }
+        for step in ["int_cohort_rollups", "int_spend_day_rollup", "compute_state"] {
+            try timed(step) { try connection.execute(SQLCatalog.text("compute/\(step).sql")) }
+        }
+        return users
+    }
+
+    /// The marts, rebuilt from the rollups; projections come between the LTV curve and the verdicts.
+    private func buildMarts(_ connection: PostgresConnection) throws {
+        for step in ["fct_retention", "fct_retention_summary", "fct_retention_brackets", "fct_regular_users",
+                     "fct_ltv", "fct_cpi", "fct_funnel_top", "fct_kfactor", "fct_funnel"] {
+            try timed(step) { try connection.execute(SQLCatalog.text("compute/\(step).sql")) }
+        }
+        try timed("fct_ltv_models") { try projectLTV(connection) }
+        try timed("fct_networks") { try connection.execute(SQLCatalog.text("compute/fct_networks.sql")) }
+    }
+
+    /// The invariant checks of `sql/checks/` that return rows.
+    public func failedChecks(_ connection: PostgresConnection) throws -> [String] {
+        var failed: [String] = []
+        for check in SQLCatalog.files(under: "checks") where try !connection.query(check.text).isEmpty {
+            failed.append(check.path)
+        }
+        return failed
+    }
+
+    private func timed(_ step: String, _ body: () throws -> Void) throws {
+        let started = Date()
+        try body()
+        logger.debug("compute step done", metadata: [
+            "compute.step": .string(step),
+            "compute.seconds": .string(String(format: "%.3f", Date().timeIntervalSince(started))),
+        ])
+    }
+}

@@ -1,0 +1,51 @@
+public import PostgresClient
+
+/// What one `funnel compute` run should do.
+public struct ComputeOptions: Sendable {
+    /// Rebuild everything in range instead of only the dirty cohort days.
+    public var full: Bool
+    /// Limit to cohort dates (and spend dates) from this date on, inclusive.
+    public var from: PostgresDate?
+    /// Limit to cohort dates up to this date, inclusive.
+    public var to: PostgresDate?
+    /// Wait for a running compute to finish instead of returning `nil` at once.
+    public var waitForLock: Bool
+
+    public init(full: Bool = false, from: PostgresDate? = nil, to: PostgresDate? = nil, waitForLock: Bool = false) {
+        self.full = full
+        self.from = from
+        self.to = to
+        self.waitForLock = waitForLock
+    }
+}
+
+/// What a compute run did, for the human summary and `--json`.
+public struct ComputeSummary: Sendable, Codable, Equatable {
+    /// `full` or `incremental`.
+    public var mode: String
+    /// Whether a changed configuration turned an incremental run into a full one.
+    public var configurationChanged: Bool
+    /// (app, cohort date) pairs rebuilt.
+    public var cohortDaysRebuilt: Int
+    /// Users whose facts were rebuilt.
+    public var usersRebuilt: Int
+    /// Wall-clock seconds the run took.
+    public var seconds: Double
+    /// The day rule in force, as reports name it.
+    public var dayRule: String
+    /// The reporting time zone.
+    public var timeZone: String
+    /// Invariant checks that returned offending rows (empty when all pass).
+    public var failedChecks: [String]
+}
+
+/// Why compute failed in a way the user can act on.
+public struct ComputeError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+
+    public init(_ message: String) {
+        self.message = message
+    }
+
+    public var description: String { message }
+}

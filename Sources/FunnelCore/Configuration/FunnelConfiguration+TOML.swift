@@ -1,0 +1,262 @@
+import Foundation
+
+/// The configuration file format: TOML (the subset of `TOMLSubset`). Every key is optional.
+///
+/// ```toml
+/// time_zone = "Asia/Tokyo"      # IANA name; dates are counted in it (default "UTC")
+/// day_rule = "calendar"         # or "24h" (Adjust/Singular: day 1 = 24-48 h after install)
+/// revenue_share = 0.7           # share of revenue kept after the store cut (default 1.0)
+/// max_day = 365                 # last day N of triangles and curves
+///
+/// [funnel]                      # the default funnel: install -> first_open -> onboarding
+/// onboarding_step = "onboarding_complete"   #   -> regular_user -> first_purchase
+/// window_days = 7
+/// purchase_window_days = 30
+///
+/// [regular_user]                # at least `opens` opens on days 1..`days`
+/// opens = 3
+/// days = 7
+///
+/// [retention]
+/// brackets = ["1-3", "4-7", "8-14"]
+///
+/// [ltv]
+/// horizons = [90, 180, 365]
+///
+/// [kfactor]
+/// window_days = 30
+///
+/// [verdict]                     # on projected LTV_D180 / CPI
+/// double_down_ratio = 1.5
+/// cut_ratio = 0.7
+///
+/// [[funnels]]                   # any number of user-defined funnels
+/// name = "invite_loop"
+/// steps = ["install", "open", "invite"]     # install, open, purchase, invite or a steps name
+/// order = "ordered"             # or "strict", "any"
+/// window_days = 7               # counted from the first step
+/// exclude = ["purchase"]        # optional exclusion events
+/// ```
+extension FunnelConfiguration {
+    /// Where compute looks for the configuration when `--config` is not given, in order:
+    /// `$FUNNEL_CONFIG`, `./funnel.toml`, `$FUNNEL_HOME/funnel.toml`. None existing means defaults.
+    public static func defaultLocations(environment: [String: String], currentDirectory: String) -> [String] {
+        var paths: [String] = []
+        if let explicit = environment["FUNNEL_CONFIG"], !explicit.isEmpty { paths.append(explicit) }
+        paths.append(currentDirectory + "/funnel.toml")
+        if let home = environment["FUNNEL_HOME"], !home.isEmpty { paths.append(home + "/funnel.toml") }
+        return paths
+    }
+
+    /// Reads a configuration file; errors name the file, line and key.
+    public static func load(path: String) throws(ConfigurationError) -> FunnelConfiguration {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw ConfigurationError(file: path, message: "cannot read the configuration file (\(error.localizedDescription))")
+        }
+        do {
+            return try FunnelConfiguration(toml: text)
+        } catch {
+            throw error.inFile(path)
+        }
+    }
+
+    /// Parses and validates configuration text.
+    public init(toml text: String) throws(ConfigurationError) {
+        self.init()
+        let document = try TOMLSubset(parsing: text)
+        var funnelIndex = 0
+        for table in document.tables {
+            var reader = TableReader(table: table)
+            switch table.name {
+            case "":
+                timeZone = try reader.timeZone("time_zone") ?? timeZone
+                if let rule = try reader.string("day_rule") {
+                    guard let parsed = DayRule(rawValue: rule) ?? (rule == "hours24" ? .hours24 : nil) else {
+                        throw reader.error("day_rule", "expected \"calendar\" or \"24h\", got \"\(rule)\"")
+                    }
+                    dayRule = parsed
+                }
+                revenueShare = try reader.number("revenue_share", in: 0.0...1.0) ?? revenueShare
+                maxDay = try reader.integer("max_day", in: 30...3650) ?? maxDay
+            case "funnel":
+                onboardingStep = try reader.nonEmptyString("onboarding_step") ?? onboardingStep
+                windowDays = try reader.integer("window_days", in: 1...365) ?? windowDays
+                purchaseWindowDays = try reader.integer("purchase_window_days", in: 1...3650) ?? purchaseWindowDays
+            case "regular_user":
+                regularOpens = try reader.integer("opens", in: 1...1000) ?? regularOpens
+                regularDays = try reader.integer("days", in: 1...365) ?? regularDays
+            case "retention":
+                retentionBrackets = try reader.brackets("brackets") ?? retentionBrackets
+            case "ltv":
+                ltvHorizons = try reader.integerList("horizons", in: 1...3650) ?? ltvHorizons
+            case "kfactor":
+                kFactorWindowDays = try reader.integer("window_days", in: 1...365) ?? kFactorWindowDays
+            case "verdict":
+                doubleDownRatio = try reader.number("double_down_ratio", in: 0.01...100) ?? doubleDownRatio
+                cutRatio = try reader.number("cut_ratio", in: 0.0...100) ?? cutRatio
+            case "funnels":
+                reader.prefix = "funnels[\(funnelIndex)]"
+                funnels.append(try reader.funnel(index: funnelIndex))
+                funnelIndex += 1
+            default:
+                throw ConfigurationError(line: table.line, key: table.name,
+                                         message: "unknown table; expected one of funnel, regular_user, retention, ltv, kfactor, verdict, [[funnels]]")
+            }
+            try reader.rejectUnusedKeys()
+        }
+        guard cutRatio < doubleDownRatio else {
+            throw ConfigurationError(key: "verdict.cut_ratio", message: "must be below verdict.double_down_ratio (\(doubleDownRatio)), got \(cutRatio)")
+        }
+        guard regularDays <= maxDay else {
+            throw ConfigurationError(key: "regular_user.days", message: "must not exceed max_day (\(maxDay))")
+        }
+        var names: Set<String> = ["default"]
+        for (index, funnel) in funnels.enumerated() where !names.insert(funnel.name).inserted {
+            throw ConfigurationError(key: "funnels[\(index)].name",
+                                     message: "\"\(funnel.name)\" is used twice (or is the reserved name \"default\"); funnel names are unique")
+        }
+    }
+}
+
+/// Reads and checks the keys of one table, remembering which were used so unknown ones (typos)
+/// are refused.
+private struct TableReader {
+    let table: TOMLTable
+    var prefix: String
+    var used: Set<String> = []
+
+    init(table: TOMLTable) {
+        self.table = table
+        self.prefix = table.name
+    }
+
+    func dotted(_ key: String) -> String { prefix.isEmpty ? key : "\(prefix).\(key)" }
+
+    func error(_ key: String, _ message: String) -> ConfigurationError {
+        ConfigurationError(line: table.keyLines[key] ?? table.line, key: dotted(key), message: message)
+    }
+
+    mutating func raw(_ key: String) -> TOMLValue? {
+        used.insert(key)
+        return table.values[key]
+    }
+
+    mutating func string(_ key: String) throws(ConfigurationError) -> String? {
+        guard let value = raw(key) else { return nil }
+        guard case .string(let text) = value else { throw error(key, "expected a \"quoted string\", got \(value.shown)") }
+        return text
+    }
+
+    mutating func nonEmptyString(_ key: String) throws(ConfigurationError) -> String? {
+        guard let text = try string(key) else { return nil }
+        guard !text.trimmingWhitespace().isEmpty else { throw error(key, "expected a non-empty name") }
+        return text
+    }
+
+    mutating func timeZone(_ key: String) throws(ConfigurationError) -> String? {
+        guard let name = try string(key) else { return nil }
+        guard TimeZone(identifier: name) != nil, !name.isEmpty else {
+            throw error(key, "expected an IANA time zone name such as \"UTC\", \"Europe/Berlin\" or \"Asia/Tokyo\", got \"\(name)\"")
+        }
+        return name
+    }
+
+    mutating func integer(_ key: String, in range: ClosedRange<Int>) throws(ConfigurationError) -> Int? {
+        guard let value = raw(key) else { return nil }
+        guard case .integer(let number) = value else {
+            throw error(key, "expected a whole number from \(range.lowerBound) to \(range.upperBound), got \(value.shown)")
+        }
+        guard range.contains(number) else {
+            throw error(key, "expected a whole number from \(range.lowerBound) to \(range.upperBound), got \(number)")
+        }
+        return number
+    }
+
+    mutating func number(_ key: String, in range: ClosedRange<Double>) throws(ConfigurationError) -> Double? {
+        guard let value = raw(key) else { return nil }
+        let number: Double
+        switch value {
+        case .integer(let whole): number = Double(whole)
+        case .float(let fraction): number = fraction
+        default: throw error(key, "expected a number from \(range.lowerBound) to \(range.upperBound), got \(value.shown)")
+        }
+        guard range.contains(number) else {
+            throw error(key, "expected a number from \(range.lowerBound) to \(range.upperBound), got \(number)")
+        }
+        return number
+    }
+
+    mutating func stringList(_ key: String) throws(ConfigurationError) -> [String]? {
+        guard let value = raw(key) else { return nil }
+        guard case .array(let items) = value else { throw error(key, "expected an array of \"strings\", got \(value.shown)") }
+        var strings: [String] = []
+        for item in items {
+            guard case .string(let text) = item, !text.isEmpty else {
+                throw error(key, "expected an array of non-empty \"strings\", got \(item.shown) in it")
+            }
+            strings.append(text)
+        }
+        return strings
+    }
+
+    mutating func integerList(_ key: String, in range: ClosedRange<Int>) throws(ConfigurationError) -> [Int]? {
+        guard let value = raw(key) else { return nil }
+        guard case .array(let items) = value, !items.isEmpty else {
+            throw error(key, "expected a non-empty array of whole numbers, got \(value.shown)")
+        }
+        var numbers: [Int] = []
+        for item in items {
+            guard case .integer(let number) = item, range.contains(number) else {
+                throw error(key, "expected whole numbers from \(range.lowerBound) to \(range.upperBound), got \(item.shown) in it")
+            }
+            numbers.append(number)
+        }
+        return numbers.sorted()
+    }
+
+    mutating func brackets(_ key: String) throws(ConfigurationError) -> [ClosedRange<Int>]? {
+        guard let texts = try stringList(key) else { return nil }
+        var ranges: [ClosedRange<Int>] = []
+        for text in texts {
+            let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+            guard parts.count == 2, let first = Int(parts[0]), let last = Int(parts[1]), first >= 0, first <= last else {
+                throw error(key, "expected day ranges such as \"1-3\" (first-last, first <= last), got \"\(text)\"")
+            }
+            ranges.append(first...last)
+        }
+        guard !ranges.isEmpty else { throw error(key, "expected at least one day range such as \"1-3\"") }
+        return ranges
+    }
+
+    mutating func funnel(index: Int) throws(ConfigurationError) -> FunnelDefinition {
+        guard let name = try nonEmptyString("name") else {
+            throw ConfigurationError(line: table.line, key: dotted("name"), message: "every [[funnels]] entry needs a name")
+        }
+        guard let steps = try stringList("steps"), steps.count >= 2 else {
+            throw error("steps", "expected at least two event names (install, open, purchase, invite or a steps name)")
+        }
+        var order = FunnelOrder.ordered
+        if let text = try string("order") {
+            guard let parsed = FunnelOrder(rawValue: text) else {
+                throw error("order", "expected \"ordered\", \"strict\" or \"any\", got \"\(text)\"")
+            }
+            order = parsed
+        }
+        let window = try integer("window_days", in: 1...365) ?? 7
+        let exclusions = try stringList("exclude") ?? []
+        if let clash = exclusions.first(where: steps.contains) {
+            throw error("exclude", "\"\(clash)\" is also a step of this funnel; an exclusion must be another event")
+        }
+        return FunnelDefinition(name: name, steps: steps, order: order, windowDays: window, exclusions: exclusions)
+    }
+
+    func rejectUnusedKeys() throws(ConfigurationError) {
+        if let unknown = table.keyOrder.first(where: { !used.contains($0) }) {
+            let known = used.sorted().joined(separator: ", ")
+            throw error(unknown, "unknown key; expected one of \(known)")
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import ArgumentParser
+import Foundation
+import FunnelCompute
+import FunnelCore
+import FunnelSQL
+import PostgresClient
+
+/// `funnel bench compute`: full rebuild, one added day, and reading every mart, on synthetic data.
+struct BenchComputeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "compute",
+        abstract: "Time compute: full rebuild, adding one day, reading every mart.",
+        discussion: """
+        Creates a scratch database next to the selected one (dropped afterwards unless --keep), \
+        fills it with deterministic synthetic raw rows written by set-based SQL (about 10 events \
+        per user), then times: a full rebuild of days-1 days of history; adding one more day of data \
+        (new installs plus every existing user's activity that day, marked dirty as the loader does) \
+        and the incremental compute (target under 10% of the full rebuild); and reading every \
+        mart (target under 200 ms).
+        """
+    )
+
+    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var logging: LoggingOptions
+
+    @Option(help: "Users installing over the history (about 10 events each).")
+    var users = 1_000_000
+
+    @Option(help: "Days of history, the added day included.")
+    var days = 90
+
+    @Flag(help: "Keep the scratch database for inspection.")
+    var keep = false
+
+    func validate() throws {
+        guard users >= 100 else { throw ValidationError("--users must be at least 100") }
+        guard days >= 3 else { throw ValidationError("--days must be at least 3") }
+    }
+
+    func run() throws {
+        let logger = logging.bootstrap(label: "funnel.bench")
+        let (admin, settings) = try database.connect(logger: logger)
+        let name = "funnel_bench_compute_\(ProcessInfo.processInfo.processIdentifier)"
+        try admin.execute("create database \(try admin.quoteIdentifier(name))")
+        defer {
+            if !keep { _ = try? admin.execute("drop database if exists \(try admin.quoteIdentifier(name)) with (force)") }
+        }
+        let scratch = ConnectionSettings(conninfo: Self.conninfo(settings.conninfo, database: name),
+                                         searchPath: FunnelSchema.searchPath)
+        let connection = try scratch.connect(logger: logger)
+        try Migrator().migrate(connection, logger: logger)
+        let app = "bench"
+        let firstDay = "2024-01-01"
+        let history = days - 1
+        let historyUsers = users * history / days
+
+        print("generating \(historyUsers) users over \(history) days (set-based SQL)...")
+        var started = Date()
+        let events = try SyntheticData.insert(into: connection, app: app, users: historyUsers, firstDay: firstDay,
+                                              days: history, seed: 1)
+        try connection.execute("analyze")
+        print(String(format: "  %d raw rows in %.1f s", events, Date().timeIntervalSince(started)))
+
+        let engine = ComputeEngine(configuration: FunnelConfiguration(), logger: logger)
+        started = Date()
+        let full = try engine.run(connection, options: ComputeOptions(full: true, waitForLock: true))!
+        let fullSeconds = Date().timeIntervalSince(started)
+        print(String(format: "full rebuild:       %7.2f s  (%d cohort days, %d users)", fullSeconds,
+                     full.cohortDaysRebuilt, full.usersRebuilt))
+
+        let newDay = try connection.query("select ($1::date + $2::integer)::text", [firstDay, history]).scalar(String.self)
+        started = Date()
+        let added = try SyntheticData.insert(into: connection, app: app, users: users - historyUsers, firstDay: newDay,
+                                             days: 1, seed: 2)
+        try connection.query(SQLCatalog.text("compute/synthetic/mark_dirty_since.sql"), [app, newDay])
+        let dirty = try connection.query("select count(*) from dirty_cohort_days").scalar(Int.self)
+        print(String(format: "  added day %@: %d raw rows, %d dirty cohort days (%.1f s to write)", newDay, added, dirty,
+                     Date().timeIntervalSince(started)))
+        started = Date()
+        let incremental = try engine.run(connection, options: ComputeOptions(waitForLock: true))!
+        let incrementalSeconds = Date().timeIntervalSince(started)
+        print(String(format: "add one day:        %7.2f s  (%d cohort days, %d users; %.1f%% of full, target < 10%%)",
+                     incrementalSeconds, incremental.cohortDaysRebuilt, incremental.usersRebuilt,
+                     100 * incrementalSeconds / fullSeconds))
+
+        let marts = ["fct_funnel", "fct_funnel_top", "fct_retention", "fct_retention_summary", "fct_retention_brackets",
+                     "fct_regular_users", "fct_ltv", "fct_ltv_models", "fct_cpi", "fct_kfactor", "fct_networks"]
+        var rows = 0
+        started = Date()
+        for mart in marts {
+            rows += try connection.query("select * from \(mart)").count
+        }
+        let readSeconds = Date().timeIntervalSince(started)
+        print(String(format: "read every mart:    %7.1f ms (%d rows in %d marts, target < 200 ms)",
+                     readSeconds * 1000, rows, marts.count))
+        if !incremental.failedChecks.isEmpty {
+            print("warning: checks with offending rows: \(incremental.failedChecks.joined(separator: ", "))")
+        }
+    }
+
+    /// The same connection settings pointed at another database on the same server.
+    static func conninfo(_ conninfo: String, database: String) -> String {
+        if conninfo.hasPrefix("postgres://") || conninfo.hasPrefix("postgresql://"),
+           var components = URLComponents(string: conninfo) {
+            components.path = "/" + database
+            return components.string ?? conninfo
+        }
+        return conninfo + " dbname='\(database)'"
+    }
+}

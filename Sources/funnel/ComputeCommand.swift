@@ -1,0 +1,102 @@
+import ArgumentParser
+import Foundation
+import FunnelCompute
+import FunnelCore
+import PostgresClient
+
+/// `funnel compute`: brings every derived table up to date.
+struct ComputeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "compute",
+        abstract: "Bring user facts, cohort rollups and metric marts up to date.",
+        discussion: """
+        By default rebuilds only the (app, cohort day) pairs that new data touched (the dirty \
+        ledger ingest fills), each widened by a day either side for the reporting time zone. \
+        --full rebuilds everything; --from/--to limit either to a range of cohort dates. A \
+        changed configuration forces a full rebuild. Only one compute runs at a time: a second one \
+        exits with status 75 saying another compute runs (or waits, with --wait).
+
+        Configuration: --config FILE, else $FUNNEL_CONFIG, else ./funnel.toml, else \
+        $FUNNEL_HOME/funnel.toml, else the defaults (UTC, calendar days, funnel windows 7/30 days, \
+        regular user = 3 opens on days 1-7, revenue share 1.0, k-factor window 30 days).
+        """
+    )
+
+    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var logging: LoggingOptions
+
+    @Option(help: ArgumentHelp("Only cohort dates from this date on (YYYY-MM-DD).", valueName: "date"))
+    var from: String?
+
+    @Option(help: ArgumentHelp("Only cohort dates up to this date (YYYY-MM-DD).", valueName: "date"))
+    var to: String?
+
+    @Flag(help: "Rebuild everything (in range), not only what new data touched.")
+    var full = false
+
+    @Option(help: ArgumentHelp("Configuration file (TOML).", valueName: "file"))
+    var config: String?
+
+    @Flag(help: "Wait for a running compute to finish instead of exiting.")
+    var wait = false
+
+    @Flag(help: "Print one JSON document instead of the human summary.")
+    var json = false
+
+    func validate() throws {
+        for (name, value) in [("--from", from), ("--to", to)] {
+            if let value, PostgresDate(value) == nil {
+                throw ValidationError("\(name) expects a date as YYYY-MM-DD, got \"\(value)\"")
+            }
+        }
+        if let from, let to, let start = PostgresDate(from), let end = PostgresDate(to), end < start {
+            throw ValidationError("--to (\(to)) is before --from (\(from))")
+        }
+    }
+
+    func run() throws {
+        let logger = logging.bootstrap(label: "funnel.compute")
+        let configuration = try ComputeCommand.loadConfiguration(path: config)
+        let (connection, _) = try database.connect(logger: logger)
+        let options = ComputeOptions(full: full, from: from.flatMap(PostgresDate.init),
+                                     to: to.flatMap(PostgresDate.init), waitForLock: wait)
+        let summary: ComputeSummary?
+        do {
+            summary = try ComputeEngine(configuration: configuration, logger: logger).run(connection, options: options)
+        } catch let error as ComputeError {
+            throw CommandFailure.usage(error.message)
+        } catch let error as PostgresError where error.sqlState == "42P01" {
+            throw CommandFailure("the schema is missing or out of date (\(error.message)); run 'funnel migrate' first")
+        }
+        guard let summary else {
+            throw CommandFailure("another compute is running on this database; try again when it finishes, or pass --wait",
+                                 exitStatus: ExitStatus.busy)
+        }
+        if json {
+            try printJSON(summary)
+            return
+        }
+        print("compute \(summary.mode)\(summary.configurationChanged ? " (configuration changed)" : ""): "
+            + "\(summary.cohortDaysRebuilt) cohort day(s), \(summary.usersRebuilt) user(s) rebuilt in "
+            + String(format: "%.2f s", summary.seconds))
+        print("days counted as \(summary.dayRule), time zone \(summary.timeZone)")
+        if !summary.failedChecks.isEmpty {
+            print("warning: invariant checks found offending rows: \(summary.failedChecks.joined(separator: ", "))")
+        }
+    }
+
+    /// The configuration from --config, else the first default location that exists, else defaults.
+    static func loadConfiguration(path: String?) throws -> FunnelConfiguration {
+        do {
+            if let path { return try FunnelConfiguration.load(path: path) }
+            let candidates = FunnelConfiguration.defaultLocations(environment: ProcessInfo.processInfo.environment,
+                                                                  currentDirectory: FileManager.default.currentDirectoryPath)
+            if let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) {
+                return try FunnelConfiguration.load(path: found)
+            }
+            return FunnelConfiguration()
+        } catch {
+            throw CommandFailure.usage("\(error)")
+        }
+    }
+}

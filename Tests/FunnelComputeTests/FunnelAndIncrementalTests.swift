@@ -1,0 +1,174 @@
+import FunnelCompute
+import FunnelCore
+import PostgresClient
+import Testing
+
+@Suite("Funnels and incremental compute")
+struct FunnelAndIncrementalTests {
+    @Test("the default funnel counts each step after the previous within its window, with medians")
+    func defaultFunnel() throws {
+        let f = try ComputeFixture()
+        // u1: opens after 1 h, onboards 1 h later, 3 opens on days 1..7, purchases on day 5.
+        try f.install("u1", "2024-03-01T10:00:00Z", network: "adnova")
+        try f.open("u1", "2024-03-01T11:00:00Z")
+        try f.step("u1", "onboarding_complete", "2024-03-01T12:00:00Z")
+        for day in ["02", "03", "04"] { try f.open("u1", "2024-03-\(day)T12:00:00Z") }
+        try f.purchase("u1", "2024-03-06T12:00:00Z", revenue: 5)
+        // u2: opens after 3 h, onboards 3 h later, only 1 more open: not regular.
+        try f.install("u2", "2024-03-01T10:00:00Z", network: "organic")
+        try f.open("u2", "2024-03-01T13:00:00Z")
+        try f.step("u2", "onboarding_complete", "2024-03-01T16:00:00Z")
+        try f.open("u2", "2024-03-02T12:00:00Z")
+        // u3: first open 8 days later (outside the 7-day window); purchases anyway (not in the funnel).
+        try f.install("u3", "2024-03-01T10:00:00Z", network: "organic")
+        try f.open("u3", "2024-03-09T10:00:00Z")
+        try f.purchase("u3", "2024-03-09T10:30:00Z", revenue: 5)
+        try f.markDirty("2024-03-01")
+        try f.compute()
+        let step = "from fct_funnel where funnel = 'default' and network = 'all' and campaign = 'all' and country = 'all' and platform = 'all' and step_index = $1"
+        // users per step: 3, 2, 2, 1, 1.
+        #expect(try f.int("select users \(step)", [0]) == 3)
+        #expect(try f.int("select users \(step)", [1]) == 2)
+        #expect(try f.int("select users \(step)", [2]) == 2)
+        #expect(try f.int("select users \(step)", [3]) == 1)
+        #expect(try f.int("select users \(step)", [4]) == 1)
+        #expect(try f.string("select step \(step)", [2]) == "onboarding_complete")
+        // open: 2 of 3 from first; onboarding 2/2 from previous; regular 1/2; purchase 1/1 and 1/3 overall.
+        #expect(try f.double("select conversion_from_first \(step)", [1]) == 2.0 / 3)
+        #expect(try f.double("select conversion_from_previous \(step)", [3]) == 0.5)
+        #expect(try f.double("select conversion_from_first \(step)", [4]) == 1.0 / 3)
+        // Median seconds install -> open: (3600 + 10800) / 2 = 7200; open -> onboarding the same.
+        #expect(try f.double("select median_seconds_to_convert \(step)", [1]) == 7200)
+        #expect(try f.double("select median_seconds_to_convert \(step)", [2]) == 7200)
+        // u1 became regular at the third open on days 1..7 (03-04 12:00), 3 days after onboarding; bought 2 days later.
+        #expect(try f.double("select median_seconds_to_convert \(step)", [3]) == 3 * 86_400)
+        #expect(try f.double("select median_seconds_to_convert \(step)", [4]) == 2 * 86_400)
+        // Broken down by network: adnova 1 user reaching every step.
+        #expect(try f.int("select users from fct_funnel where funnel = 'default' and network = 'adnova' and step_index = 4") == 1)
+        // Regular-user rate over mature cohorts (03-01 + 7 = 03-08 <= 03-09): 1 of 3.
+        #expect(try f.double("select rate from fct_regular_users where network = 'all'") == 1.0 / 3)
+    }
+
+    @Test("user-defined funnels are evaluated per user and land in fct_funnel with breakdowns")
+    func customFunnel() throws {
+        let f = try ComputeFixture()
+        try f.install("a", "2024-03-01T10:00:00Z", network: "adnova")
+        try f.open("a", "2024-03-01T11:00:00Z")
+        try f.invite("a", "x", "2024-03-01T12:00:00Z")
+        try f.install("b", "2024-03-01T10:00:00Z")
+        try f.open("b", "2024-03-01T11:00:00Z")
+        try f.purchase("b", "2024-03-01T11:30:00Z", revenue: 1)
+        try f.invite("b", "y", "2024-03-01T12:00:00Z")
+        try f.markDirty("2024-03-01")
+        var config = FunnelConfiguration()
+        config.funnels = [
+            FunnelDefinition(name: "invite_loop", steps: ["install", "open", "invite"], order: .ordered, windowDays: 1),
+            FunnelDefinition(name: "strict_loop", steps: ["install", "open", "invite"], order: .strict, windowDays: 1),
+        ]
+        try f.compute(config)
+        let users = "select users from fct_funnel where funnel = $1 and network = $2 and campaign = 'all' and country = 'all' and platform = 'all' and step_index = $3"
+        #expect(try f.int(users, ["invite_loop", "all", 2]) == 2)
+        #expect(try f.double("select median_seconds_to_convert from fct_funnel where funnel = 'invite_loop' and network = 'all' and campaign = 'all' and country = 'all' and platform = 'all' and step_index = 2") == 3600)
+        // b's purchase sits between open and invite: the strict funnel stops at open for b.
+        #expect(try f.int(users, ["strict_loop", "all", 2]) == 1)
+        #expect(try f.int(users, ["strict_loop", "adnova", 2]) == 1)
+        #expect(try f.int(users, ["strict_loop", "organic", 1]) == 1)
+        #expect(try f.int(users, ["strict_loop", "organic", 2]) == 0)
+    }
+
+    @Test("a late event for an old cohort, marked dirty, is picked up by the incremental run")
+    func lateEventsUpdateOldCohorts() throws {
+        let f = try ComputeFixture()
+        try f.install("u", "2024-03-01T10:00:00Z", network: "adnova")
+        try f.install("w", "2024-03-10T10:00:00Z")
+        try f.markDirty("2024-03-01", "2024-03-10")
+        try f.compute()
+        #expect(try f.double("select ltv from fct_ltv where network = 'adnova' and day = 5 and not projected") == 0)
+        #expect(try f.int("select count(*) from dirty_cohort_days") == 0)
+        try f.purchase("u", "2024-03-05T10:00:00Z", revenue: 8)
+        try f.markDirty("2024-03-01")
+        let summary = try f.compute()
+        #expect(summary.mode == "incremental")
+        #expect(summary.cohortDaysRebuilt == 3) // 03-01 widened to 02-29..03-02
+        #expect(try f.double("select ltv from fct_ltv where network = 'adnova' and day = 5 and not projected") == 8)
+        #expect(try f.double("select ltv from fct_ltv where network = 'adnova' and day = 3 and not projected") == 0)
+    }
+
+    @Test("a late install that predates a user's first install moves the user to the earlier cohort")
+    func lateEarlierInstallMovesTheUser() throws {
+        let f = try ComputeFixture()
+        try f.install("u", "2024-03-05T10:00:00Z", network: "adnova")
+        try f.markDirty("2024-03-05")
+        try f.compute()
+        try f.install("u", "2024-03-02T10:00:00Z", network: "pixelreach")
+        try f.markDirty("2024-03-02")
+        try f.compute()
+        #expect(try f.int("select sum(installs) from int_cohort_rollup") == 1)
+        #expect(try f.string("select network from int_cohort_rollup") == "pixelreach")
+        #expect(try f.int("select reinstalls from int_cohort_rollup") == 1)
+    }
+
+    @Test("incremental runs give the same marts as a full rebuild of the same data")
+    func incrementalEqualsFull() throws {
+        let f = try ComputeFixture()
+        try SyntheticData.insert(into: f.connection, app: "app", users: 400, firstDay: "2024-03-01", days: 20, seed: 1)
+        try f.connection.execute("insert into dirty_cohort_days (app_id, cohort_date) select distinct app_id, installed_at::date from raw_installs union select app_id, spend_date from raw_ad_spend")
+        var config = FunnelConfiguration()
+        config.funnels = [FunnelDefinition(name: "buyers", steps: ["open", "purchase"], order: .any, windowDays: 3,
+                                           exclusions: ["invite"])]
+        try f.compute(config)
+        // New day plus late rows for old cohorts, marked dirty as the loader would.
+        try SyntheticData.insert(into: f.connection, app: "app", users: 60, firstDay: "2024-03-21", days: 1, seed: 2)
+        try f.purchase("u1_5", "2024-03-21T09:00:00Z", revenue: 3)
+        try f.open("u1_7", "2024-03-21T09:00:00Z")
+        // What the loader marks: the UTC first-install date of every user the new rows touch, and spend dates.
+        try f.connection.execute("""
+            insert into dirty_cohort_days (app_id, cohort_date)
+            select i.app_id, min(i.installed_at)::date
+            from raw_installs i
+            where i.user_id in (
+                select user_id from raw_installs where installed_at >= '2024-03-21'
+                union select user_id from raw_opens where opened_at >= '2024-03-21'
+                union select user_id from raw_purchases where purchased_at >= '2024-03-21'
+                union select user_id from raw_invites where sent_at >= '2024-03-21'
+                union select user_id from raw_steps where occurred_at >= '2024-03-21')
+            group by i.app_id, i.user_id
+            union select app_id, spend_date from raw_ad_spend where spend_date >= '2024-03-21'
+            on conflict do nothing
+            """)
+        let incremental = try f.compute(config)
+        #expect(incremental.mode == "incremental")
+        #expect(incremental.failedChecks.isEmpty)
+        let marts = ["int_user_facts", "int_user_funnel_steps", "int_cohort_rollup", "int_cohort_day_rollup",
+                     "int_cohort_bracket_rollup", "int_spend_day_rollup", "fct_funnel", "fct_funnel_top", "fct_retention",
+                     "fct_retention_summary", "fct_retention_brackets", "fct_regular_users", "fct_ltv", "fct_ltv_models",
+                     "fct_cpi", "fct_kfactor", "fct_networks"]
+        var before: [String: [String]] = [:]
+        for mart in marts { before[mart] = try f.snapshot(mart) }
+        #expect(try f.int("select count(*) from fct_retention") ?? 0 > 100)
+        let full = try f.compute(config, full: true)
+        #expect(full.mode == "full")
+        for mart in marts {
+            #expect(try f.snapshot(mart) == before[mart], "\(mart) differs between incremental and full")
+        }
+    }
+
+    @Test("a second compute while one runs returns at once instead of overlapping")
+    func advisoryLockPreventsOverlap() throws {
+        let f = try ComputeFixture()
+        let holder = try f.settings.connect()
+        try holder.advisoryLock(ComputeEngine.lockKey)
+        defer { _ = try? holder.advisoryUnlock(ComputeEngine.lockKey) }
+        let result = try ComputeEngine(configuration: FunnelConfiguration()).run(f.connection)
+        #expect(result == nil)
+    }
+
+    @Test("every invariant check passes on synthetic data")
+    func checksPass() throws {
+        let f = try ComputeFixture()
+        try SyntheticData.insert(into: f.connection, app: "app", users: 300, firstDay: "2024-03-01", days: 15, seed: 3)
+        let summary = try f.compute(full: true)
+        #expect(summary.failedChecks.isEmpty)
+        #expect(summary.cohortDaysRebuilt >= 15)
+    }
+}

@@ -1,0 +1,116 @@
+import FunnelCompute
+import FunnelCore
+import PostgresClient
+import Testing
+
+@Suite("CPI, LTV, ROAS, k-factor")
+struct MoneyTests {
+    @Test("CPI is spend over the network's paid installs; zero spend or no installs gives NULL, never 0 or infinite")
+    func cpiAndZeroSpend() throws {
+        let f = try ComputeFixture()
+        for user in ["a1", "a2", "a3", "a4"] { try f.install(user, "2024-03-01T10:00:00Z", network: "adnova") }
+        try f.install("o1", "2024-03-01T11:00:00Z")
+        try f.install("v1", "2024-03-01T12:00:00Z", referrer: "a1")
+        try f.install("p1", "2024-03-01T12:00:00Z", network: "pixelreach")
+        try f.spend("2024-03-01", network: "adnova", spend: 100, impressions: 10_000, clicks: 200)
+        try f.spend("2024-03-01", network: "pixelreach", spend: 0, impressions: 500, clicks: 5)
+        try f.spend("2024-03-02", network: "clickstorm", spend: 50, impressions: 1_000, clicks: 10)
+        try f.markDirty("2024-03-01", "2024-03-02")
+        try f.compute()
+        let row = "from fct_cpi where date = $1::date and network = $2 and campaign = 'all' and country = 'all'"
+        // adnova: 100 / 4 paid installs = 25; CTR 200 / 10,000 = 0.02; IPM 4 * 1000 / 10,000 = 0.4.
+        #expect(try f.double("select cpi \(row)", ["2024-03-01", "adnova"]) == 25)
+        #expect(try f.double("select ctr \(row)", ["2024-03-01", "adnova"]) == 0.02)
+        #expect(try f.double("select ipm \(row)", ["2024-03-01", "adnova"]) == 0.4)
+        // pixelreach spent 0: CPI undefined. clickstorm spent 50 with no installs: undefined too.
+        #expect(try f.double("select cpi \(row)", ["2024-03-01", "pixelreach"]) == nil)
+        #expect(try f.double("select cpi \(row)", ["2024-03-02", "clickstorm"]) == nil)
+        #expect(try f.double("select cpi \(row)", ["2024-03-01", "organic"]) == nil)
+        // The day's total: paid installs a1..a4 and p1 = 5, all installs 7. CPI 100 / 5 = 20, blended 100 / 7.
+        #expect(try f.double("select cpi \(row)", ["2024-03-01", "all"]) == 20)
+        #expect(try f.double("select blended_cpi \(row)", ["2024-03-01", "all"]) == 100.0 / 7)
+        #expect(try f.int("select installs \(row)", ["2024-03-01", "all"]) == 7)
+        // Funnel top for adnova: CTR 0.02, click-to-install 4 / 200 = 0.02.
+        #expect(try f.double("select click_to_install from fct_funnel_top where network = 'adnova'") == 0.02)
+        #expect(try f.string("select verdict from fct_networks where network = 'pixelreach'") == "n/a")
+        #expect(try f.int("select count(*) from fct_networks where cpi = 0 or cpi = 'Infinity'") == 0)
+    }
+
+    @Test("LTV is cumulative revenue (USD x revenue share) over cohort installs; ROAS over the cohort's spend")
+    func ltvAndRoas() throws {
+        let f = try ComputeFixture()
+        try f.install("u1", "2024-03-01T10:00:00Z", network: "adnova")
+        try f.install("u2", "2024-03-01T10:00:00Z", network: "adnova")
+        try f.purchase("u1", "2024-03-01T12:00:00Z", revenue: 10)
+        try f.purchase("u2", "2024-03-03T12:00:00Z", revenue: 10, currency: "EUR")
+        try f.open("u1", "2024-03-05T12:00:00Z")
+        try f.spend("2024-03-01", network: "adnova", spend: 20)
+        try f.markDirty("2024-03-01")
+        var config = FunnelConfiguration()
+        config.revenueShare = 0.7
+        try f.compute(config)
+        let ltv = "select ltv from fct_ltv where network = 'adnova' and not projected and day = $1"
+        // Day 0: 10 x 0.7 = 7 over 2 installs = 3.5; day 2 adds 10 EUR x 1.08 x 0.7 = 7.56: 14.56 / 2 = 7.28.
+        #expect(try f.double(ltv, [0]) == 3.5)
+        #expect(try f.double(ltv, [1]) == 3.5)
+        #expect(abs(try f.double(ltv, [2])! - 7.28) < 1e-9)
+        #expect(abs(try f.double(ltv, [4])! - 7.28) < 1e-9)
+        // Day 5 is after the last data date (03-05): missing.
+        #expect(try f.double(ltv, [5]) == nil)
+        // ROAS day 2 = 14.56 / 20 = 0.728. CPI = 20 / 2 = 10: LTV first reaches it... never observed.
+        #expect(abs(try f.double("select roas from fct_ltv where network = 'adnova' and day = 2 and not projected")! - 0.728) < 1e-9)
+        #expect(try f.double("select cpi from fct_networks where network = 'adnova'") == 10)
+        #expect(try f.int("select count(*) from fct_ltv where projected") == 0)
+        #expect(try f.string("select verdict from fct_networks where network = 'adnova'") == "hold")
+    }
+
+    @Test("k-factor is viral installs from invites sent within W days per cohort user, with cycle time and viral-adjusted CPI")
+    func kFactor() throws {
+        let f = try ComputeFixture()
+        for user in ["i1", "i2", "i3"] { try f.install(user, "2024-03-01T10:00:00Z", network: "adnova") }
+        try f.invite("i1", "inv1", "2024-03-01T12:00:00Z")
+        try f.invite("i1", "inv2", "2024-03-03T12:00:00Z")
+        try f.install("v1", "2024-03-02T10:00:00Z", invite: "inv1")
+        try f.install("v2", "2024-03-04T10:00:00Z", referrer: "i1")
+        try f.open("i1", "2024-03-31T10:00:00Z")
+        try f.spend("2024-03-01", network: "adnova", spend: 30)
+        try f.markDirty("2024-03-01", "2024-03-02", "2024-03-04", "2024-03-31")
+        try f.compute()
+        // adnova cohort 03-01 (mature: 03-01 + 29 = 03-30 <= 03-31): 3 users, 2 invites, 2 viral installs
+        // (v1 through inv1, v2 through the referrer, both within 30 days). k = 2/3; conversion 2/2 = 1;
+        // amplification 1 / (1 - 2/3) = 3; CPI 30 / 3 = 10, viral-adjusted 10 / 3.
+        // Cycle times: v1 24 h, v2 72 h: median 48 h.
+        let k = "from fct_kfactor where network = 'adnova'"
+        #expect(try f.int("select cohort_size \(k)") == 3)
+        #expect(try f.int("select invites_sent \(k)") == 2)
+        #expect(try f.int("select viral_installs \(k)") == 2)
+        #expect(abs(try f.double("select k_factor \(k)")! - 2.0 / 3) < 1e-12)
+        #expect(try f.double("select invite_conversion \(k)") == 1)
+        #expect(abs(try f.double("select amplification \(k)")! - 3) < 1e-9)
+        #expect(abs(try f.double("select viral_adjusted_cpi \(k)")! - 10.0 / 3) < 1e-9)
+        #expect(try f.double("select cycle_time_hours \(k)") == 48)
+        // 'all': mature cohorts 03-01 (3) and 03-02 (v1) = 4 users; v2's cohort 03-04 is not mature. k = 2/4.
+        #expect(try f.double("select k_factor from fct_kfactor where network = 'all'") == 0.5)
+    }
+
+    @Test("k-factor is undefined-safe: k >= 1 has no amplification")
+    func amplificationNeedsKBelowOne() throws {
+        let f = try ComputeFixture()
+        try f.install("i1", "2024-03-01T10:00:00Z", network: "adnova")
+        try f.install("v1", "2024-03-02T10:00:00Z", referrer: "i1")
+        try f.install("v2", "2024-03-02T11:00:00Z", referrer: "i1")
+        try f.open("i1", "2024-04-15T10:00:00Z")
+        try f.markDirty("2024-03-01", "2024-03-02", "2024-04-15")
+        try f.compute()
+        #expect(try f.double("select k_factor from fct_kfactor where network = 'adnova'") == 2)
+        #expect(try f.double("select amplification from fct_kfactor where network = 'adnova'") == nil)
+    }
+}
+
+extension ComputeFixture {
+    func string(_ sql: String, _ parameters: [(any PostgresEncodable)?] = []) throws -> String? {
+        let rows = try connection.query(sql, parameters)
+        guard let row = rows.first else { return nil }
+        return try row.decode(String?.self, at: 0)
+    }
+}

@@ -1,0 +1,93 @@
+import FunnelCore
+import Testing
+
+@Suite("Configuration file")
+struct ConfigurationTests {
+    @Test("an empty file gives the documented defaults")
+    func defaults() throws {
+        let config = try FunnelConfiguration(toml: "# nothing\n")
+        #expect(config == FunnelConfiguration())
+        #expect(config.timeZone == "UTC" && config.dayRule == .calendar)
+        #expect(config.regularOpens == 3 && config.regularDays == 7 && config.kFactorWindowDays == 30)
+        #expect(config.retentionBrackets == [1...3, 4...7, 8...14])
+    }
+
+    @Test("every documented key is read")
+    func fullFile() throws {
+        let config = try FunnelConfiguration(toml: """
+            time_zone = "Asia/Tokyo"
+            day_rule = "24h"
+            revenue_share = 0.7
+            [funnel]
+            onboarding_step = "tutorial_done"
+            window_days = 3
+            purchase_window_days = 14
+            [regular_user]
+            opens = 4
+            days = 10
+            [retention]
+            brackets = ["1-7",
+                        "8-30"]   # multi-line array
+            [ltv]
+            horizons = [180, 90]
+            [kfactor]
+            window_days = 14
+            [verdict]
+            double_down_ratio = 2
+            cut_ratio = 0.5
+            [[funnels]]
+            name = "loop"
+            steps = ["install", "open", "invite"]
+            order = "strict"
+            window_days = 2
+            exclude = ["purchase"]
+            """)
+        #expect(config.timeZone == "Asia/Tokyo" && config.dayRule == .hours24 && config.revenueShare == 0.7)
+        #expect(config.onboardingStep == "tutorial_done" && config.windowDays == 3 && config.purchaseWindowDays == 14)
+        #expect(config.regularOpens == 4 && config.regularDays == 10 && config.kFactorWindowDays == 14)
+        #expect(config.retentionBrackets == [1...7, 8...30] && config.ltvHorizons == [90, 180])
+        #expect(config.doubleDownRatio == 2 && config.cutRatio == 0.5)
+        #expect(config.funnels == [FunnelDefinition(name: "loop", steps: ["install", "open", "invite"], order: .strict,
+                                                    windowDays: 2, exclusions: ["purchase"])])
+    }
+
+    private func error(_ text: String) -> ConfigurationError? {
+        do {
+            _ = try FunnelConfiguration(toml: text)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test("bad values name the key, the line and what is expected")
+    func badValues() {
+        let zone = error("time_zone = \"Mars/Olympus\"")
+        #expect(zone?.key == "time_zone" && zone?.line == 1)
+        #expect(zone?.description.contains("IANA time zone") == true)
+        let opens = error("[regular_user]\nopens = \"three\"")
+        #expect(opens?.key == "regular_user.opens" && opens?.line == 2)
+        #expect(opens?.message.contains("whole number") == true)
+        #expect(error("revenue_share = 1.5")?.key == "revenue_share")
+        #expect(error("day_rule = \"weeks\"")?.message.contains("\"calendar\" or \"24h\"") == true)
+        #expect(error("[retention]\nbrackets = [\"3-1\"]")?.key == "retention.brackets")
+        #expect(error("[[funnels]]\nname = \"x\"\nsteps = [\"install\", \"open\"]\norder = \"sideways\"")?.key == "funnels[0].order")
+        #expect(error("[[funnels]]\nsteps = [\"install\", \"open\"]")?.key == "funnels[0].name")
+        #expect(error("[verdict]\ncut_ratio = 2")?.key == "verdict.cut_ratio")
+    }
+
+    @Test("unknown keys and tables are refused (typos do not pass silently)")
+    func unknownKeys() {
+        let typo = error("[regular_user]\nopen = 3")
+        #expect(typo?.key == "regular_user.open")
+        #expect(typo?.message.contains("unknown key") == true)
+        #expect(error("[funel]\nwindow_days = 3")?.key == "funel")
+    }
+
+    @Test("syntax errors give the line")
+    func syntax() {
+        #expect(error("a = 1\nb = \"open")?.line == 2)
+        #expect(error("just words")?.line == 1)
+        #expect(error("[funnel\n")?.line == 1)
+    }
+}

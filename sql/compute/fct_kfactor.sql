@@ -1,0 +1,60 @@
+-- fct_kfactor: the invite program per inviters' network and for 'all', over inviter cohorts
+-- mature for the window W (days 0..W-1 after install have happened). k = invites_per_user x
+-- invite_conversion = viral installs per cohort user; cycle time = median hours from inviter
+-- install to invitee install; amplification = 1 / (1 - k) when k < 1 (NULL otherwise);
+-- viral-adjusted CPI = CPI / amplification.
+-- Grain: one row per (app_id, network). Reads: int_user_facts, int_spend_day_rollup,
+-- int_cohort_rollup, compute_state, compute_settings.
+delete from fct_kfactor;
+
+with settings as (
+    select * from compute_settings where app_id = ''
+), mature_cutoff as (
+    select cs.app_id,
+           cs.data_through_date - (s.kfactor_window_days - 1)
+             - case when s.day_rule = 'hours24' then 1 else 0 end as last_cohort_date
+    from compute_state cs cross join settings s
+), inviters as (
+    select f.app_id, coalesce(f.network, 'all') as network, count(distinct f.cohort_date) as cohorts,
+           count(*) as cohort_size, sum(f.invites_sent) as invites_sent
+    from int_user_facts f
+    join mature_cutoff m on m.app_id = f.app_id and f.cohort_date <= m.last_cohort_date
+    group by grouping sets ((f.app_id, f.network), (f.app_id))
+), invitees as (
+    select f.app_id, coalesce(f.inviter_network, 'all') as network, count(*) as viral_installs,
+           percentile_cont(0.5) within group (
+               order by extract(epoch from f.installed_at - f.inviter_installed_at) / 3600.0) as cycle_time_hours
+    from int_user_facts f
+    join mature_cutoff m on m.app_id = f.app_id and f.inviter_cohort_date <= m.last_cohort_date
+    where f.counts_for_kfactor
+    group by grouping sets ((f.app_id, f.inviter_network), (f.app_id))
+), spend as (
+    select app_id, coalesce(network, 'all') as network, sum(spend_usd) as spend_usd
+    from int_spend_day_rollup group by grouping sets ((app_id, network), (app_id))
+), paid as (
+    select app_id, coalesce(network, 'all') as network, sum(paid_installs) as paid_installs
+    from int_cohort_rollup group by grouping sets ((app_id, network), (app_id))
+), measured as (
+    select i.app_id, i.network, i.cohorts, i.cohort_size, i.invites_sent,
+           coalesce(v.viral_installs, 0) as viral_installs, v.cycle_time_hours,
+           case when sp.spend_usd > 0 and p.paid_installs > 0
+                then (sp.spend_usd / p.paid_installs)::double precision end as cpi,
+           case when i.cohort_size > 0
+                then coalesce(v.viral_installs, 0)::double precision / i.cohort_size end as k_factor
+    from inviters i
+    left join invitees v on v.app_id = i.app_id and v.network = i.network
+    left join spend sp on sp.app_id = i.app_id and sp.network = i.network
+    left join paid p on p.app_id = i.app_id and p.network = i.network
+)
+insert into fct_kfactor (app_id, network, cohorts, cohort_size, invites_sent, viral_installs,
+                         invites_per_user, invite_conversion, k_factor, cycle_time_hours,
+                         amplification, cpi, viral_adjusted_cpi)
+select app_id, network, cohorts, cohort_size, invites_sent, viral_installs,
+       case when cohort_size > 0 then invites_sent::double precision / cohort_size end,
+       case when invites_sent > 0 then viral_installs::double precision / invites_sent end,
+       k_factor,
+       cycle_time_hours,
+       case when k_factor < 1 then 1 / (1 - k_factor) end,
+       cpi,
+       case when k_factor < 1 then cpi * (1 - k_factor) end
+from measured;

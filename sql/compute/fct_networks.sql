@@ -1,0 +1,101 @@
+-- fct_networks: one line per network (and 'all'): installs, spend, CPI, observed LTV D7/D30,
+-- projected LTV D180 with its interval, ROAS D7/D30, payback day (first day with LTV >= CPI:
+-- observed, else from the fitted model, labelled by payback_basis), k-factor, and the verdict.
+-- Verdict rule on r = LTV_D180 / CPI (thresholds from the config, defaults 1.5 and 0.7):
+-- 'double down' when r >= double_down_ratio and even the interval's low end pays back
+-- (low >= CPI); 'cut' when r < cut_ratio and even the high end does not pay back (high < CPI);
+-- otherwise 'hold'. No spend: 'n/a'. No projection: 'hold' until there is enough data.
+-- Grain: one row per (app_id, network). Reads: int_cohort_rollup, int_spend_day_rollup, fct_ltv,
+-- fct_ltv_models, fct_kfactor, compute_settings.
+delete from fct_networks;
+
+with settings as (
+    select * from compute_settings where app_id = ''
+), installs as (
+    select app_id, coalesce(network, 'all') as network, sum(installs) as installs,
+           sum(paid_installs) as paid_installs
+    from int_cohort_rollup group by grouping sets ((app_id, network), (app_id))
+), spend as (
+    select app_id, coalesce(network, 'all') as network, sum(spend_usd) as spend_usd
+    from int_spend_day_rollup group by grouping sets ((app_id, network), (app_id))
+), base as (
+    select coalesce(i.app_id, s.app_id) as app_id, coalesce(i.network, s.network) as network,
+           coalesce(i.installs, 0) as installs, coalesce(i.paid_installs, 0) as paid_installs,
+           coalesce(s.spend_usd, 0)::double precision as spend
+    from installs i full join spend s on s.app_id = i.app_id and s.network = i.network
+), measured as (
+    select b.*,
+           case when b.spend > 0 and b.paid_installs > 0 then b.spend / b.paid_installs end as cpi,
+           (select l.ltv from fct_ltv l where l.app_id = b.app_id and l.network = b.network
+              and l.day = 7 and not l.projected) as ltv_d7,
+           (select l.ltv from fct_ltv l where l.app_id = b.app_id and l.network = b.network
+              and l.day = 30 and not l.projected) as ltv_d30,
+           (select l.roas from fct_ltv l where l.app_id = b.app_id and l.network = b.network
+              and l.day = 7 and not l.projected) as roas_d7,
+           (select l.roas from fct_ltv l where l.app_id = b.app_id and l.network = b.network
+              and l.day = 30 and not l.projected) as roas_d30,
+           (select l from fct_ltv l where l.app_id = b.app_id and l.network = b.network and l.day = 180
+             order by l.projected limit 1) as d180,
+           m.a, m.b,
+           (select k.k_factor from fct_kfactor k where k.app_id = b.app_id and k.network = b.network) as k_factor
+    from base b
+    left join fct_ltv_models m on m.app_id = b.app_id and m.network = b.network
+), payback as (
+    select m.*,
+           (m.d180).ltv as ltv180,
+           coalesce((m.d180).ltv_low, (m.d180).ltv) as ltv180_low,
+           coalesce((m.d180).ltv_high, (m.d180).ltv) as ltv180_high,
+           (select min(l.day) from fct_ltv l where l.app_id = m.app_id and l.network = m.network
+              and not l.projected and m.cpi is not null and l.ltv >= m.cpi) as observed_payback
+    from measured m
+), decided as (
+    select p.*,
+           coalesce(p.observed_payback,
+                    case when p.cpi is not null and p.a > 0 and p.b > 0
+                              and ln(p.cpi / p.a) / p.b < ln(3650)
+                         then greatest(1, ceil(exp(ln(p.cpi / p.a) / p.b)))::integer end) as payback_day,
+           p.ltv180 / p.cpi as ratio,
+           p.ltv180_low / p.cpi as low_ratio,
+           p.ltv180_high / p.cpi as high_ratio,
+           s.double_down_ratio::double precision as dd,
+           s.cut_ratio::double precision as cut
+    from payback p cross join settings s
+)
+insert into fct_networks (app_id, network, installs, paid_installs, spend, cpi, ltv_d7, ltv_d30,
+                          ltv_projected_d180, ltv_d180_low, ltv_d180_high, roas_d7, roas_d30,
+                          payback_day, payback_basis, k_factor, verdict, reason)
+select d.app_id, d.network, d.installs, d.paid_installs, d.spend, d.cpi, d.ltv_d7, d.ltv_d30,
+       d.ltv180, d.ltv180_low, d.ltv180_high, d.roas_d7, d.roas_d30,
+       d.payback_day,
+       case when d.observed_payback is not null then 'observed'
+            when d.payback_day is not null then 'projected' end,
+       d.k_factor,
+       case when d.cpi is null then 'n/a'
+            when d.ltv180 is null then 'hold'
+            when d.ratio >= d.dd and d.low_ratio >= 1 then 'double down'
+            when d.ratio < d.cut and d.high_ratio < 1 then 'cut'
+            else 'hold' end,
+       case when d.cpi is null then
+                 case when d.spend > 0 then 'spend but no paid installs: check the attribution'
+                      else 'no spend: organic or viral traffic, nothing to buy or cut' end
+            when d.ltv180 is null then
+                 'not enough mature cohort days to project LTV_D180; hold until more data arrives'
+            else format('LTV_D180 %s $%s (interval $%s-$%s) is %sx CPI $%s; %s',
+                        case when (d.d180).projected then 'projected' else 'observed' end,
+                        to_char(d.ltv180, 'FM999990.00'), to_char(d.ltv180_low, 'FM999990.00'),
+                        to_char(d.ltv180_high, 'FM999990.00'), to_char(d.ratio, 'FM9990.00'),
+                        to_char(d.cpi, 'FM999990.00'),
+                        case when d.ratio >= d.dd and d.low_ratio >= 1
+                                  then format('at least %sx and even the low end pays back: double down',
+                                              to_char(d.dd, 'FM990.0#'))
+                             when d.ratio < d.cut and d.high_ratio < 1
+                                  then format('under %sx and even the high end does not pay back: cut',
+                                              to_char(d.cut, 'FM990.0#'))
+                             when d.ratio >= d.dd
+                                  then 'strong but uncertain (the low end does not pay back): hold'
+                             when d.ratio < d.cut
+                                  then 'weak but uncertain (the high end pays back): hold'
+                             else format('between %sx and %sx: hold', to_char(d.cut, 'FM990.0#'),
+                                         to_char(d.dd, 'FM990.0#')) end)
+       end
+from decided d;

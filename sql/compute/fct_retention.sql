@@ -1,0 +1,44 @@
+-- fct_retention: the cohort x day retention triangle, classic (active on day N) and rolling
+-- (active on day N or later), per network and for 'all'. Only mature cells appear: day N of a
+-- cohort is mature when cohort_date + N (+1 under the 24-hour rule, whose day N can end on the
+-- next date) is on or before the last date with data. A mature cell with nobody active is 0.
+-- Grain: one row per (app_id, mode, cohort_date, network, day). Reads: int_cohort_rollup,
+-- int_cohort_day_rollup, compute_state, compute_settings.
+delete from fct_retention;
+
+with settings as (
+    select * from compute_settings where app_id = ''
+), sizes as (
+    select app_id, cohort_date, coalesce(network, 'all') as network, sum(installs) as cohort_size
+    from int_cohort_rollup
+    group by grouping sets ((app_id, cohort_date, network), (app_id, cohort_date))
+), days as (
+    select app_id, cohort_date, coalesce(network, 'all') as network, day_n,
+           sum(active_users) as active_users, sum(last_active_users) as last_active_users
+    from int_cohort_day_rollup
+    group by grouping sets ((app_id, cohort_date, network, day_n), (app_id, cohort_date, day_n))
+), spine as (
+    select z.app_id, z.cohort_date, z.network, z.cohort_size, g.day
+    from sizes z
+    join compute_state cs on cs.app_id = z.app_id
+    cross join settings s
+    cross join lateral generate_series(
+        0, least(s.max_day, cs.data_through_date - z.cohort_date
+                            - case when s.day_rule = 'hours24' then 1 else 0 end)) as g (day)
+), cells as (
+    select sp.*, coalesce(d.active_users, 0) as classic,
+           sp.cohort_size - coalesce(sum(coalesce(d.last_active_users, 0)) over (
+               partition by sp.app_id, sp.cohort_date, sp.network order by sp.day
+               rows between unbounded preceding and 1 preceding), 0) as rolling
+    from spine sp
+    left join days d
+      on d.app_id = sp.app_id and d.cohort_date = sp.cohort_date and d.network = sp.network and d.day_n = sp.day
+)
+insert into fct_retention (app_id, mode, cohort_date, network, cohort_size, day, retained, rate)
+select c.app_id, m.mode, c.cohort_date, c.network, c.cohort_size, c.day,
+       case m.mode when 'classic' then c.classic else c.rolling end,
+       case when c.cohort_size > 0
+            then (case m.mode when 'classic' then c.classic else c.rolling end)::double precision / c.cohort_size
+       end
+from cells c
+cross join (values ('classic'), ('rolling')) as m (mode);

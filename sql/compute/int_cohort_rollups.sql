@@ -1,0 +1,77 @@
+-- int_cohort_rollups: rebuilds the three cohort rollups for the scope's cohort days from the
+-- user facts and the scope users' days. Day rows are sparse (no row = zero on a mature day);
+-- each user adds one last_active_users count at least(last active day, max_day), from which
+-- rolling retention is derived.
+-- Grain: int_cohort_rollup (app_id, cohort_date, network, campaign, country, platform);
+-- int_cohort_day_rollup the same plus day_n; int_cohort_bracket_rollup plus bracket_index.
+-- Reads: compute_scope, int_user_facts, scope_user_days, compute_settings.
+delete from int_cohort_rollup r using compute_scope sc
+where r.app_id = sc.app_id and r.cohort_date = sc.cohort_date;
+delete from int_cohort_day_rollup r using compute_scope sc
+where r.app_id = sc.app_id and r.cohort_date = sc.cohort_date;
+delete from int_cohort_bracket_rollup r using compute_scope sc
+where r.app_id = sc.app_id and r.cohort_date = sc.cohort_date;
+
+insert into int_cohort_rollup
+select f.app_id, f.cohort_date, f.network, f.campaign, f.country, f.platform,
+       count(*),
+       count(*) filter (where f.acquisition = 'paid'),
+       count(*) filter (where f.acquisition = 'organic'),
+       count(*) filter (where f.acquisition = 'viral'),
+       sum(f.installs - 1),
+       count(f.first_open_at),
+       count(f.onboarded_at),
+       count(f.regular_at),
+       count(f.first_purchase_at),
+       count(f.funnel_open_at),
+       count(f.funnel_onboarded_at),
+       count(f.funnel_regular_at),
+       count(f.funnel_purchase_at),
+       sum(f.invites_sent)
+from int_user_facts f
+join compute_scope sc on sc.app_id = f.app_id and sc.cohort_date = f.cohort_date
+group by f.app_id, f.cohort_date, f.network, f.campaign, f.country, f.platform;
+
+with settings as (
+    select max_day from compute_settings where app_id = ''
+), scoped as (
+    select f.* from int_user_facts f
+    join compute_scope sc on sc.app_id = f.app_id and sc.cohort_date = f.cohort_date
+), contributions as (
+    select f.app_id, f.cohort_date, f.network, f.campaign, f.country, f.platform, d.day_n,
+           d.active::integer as active_users, 0 as last_active_users, d.revenue_usd,
+           (d.purchases > 0)::integer as payers,
+           (d.purchases > 0 and d.day_n = f.first_purchase_day)::integer as new_payers
+    from scope_user_days d
+    join scoped f on f.app_id = d.app_id and f.user_id = d.user_id
+    cross join settings s
+    where d.day_n <= s.max_day
+    union all
+    select f.app_id, f.cohort_date, f.network, f.campaign, f.country, f.platform,
+           least(f.last_active_day, s.max_day), 0, 1, 0, 0, 0
+    from scoped f
+    cross join settings s
+)
+insert into int_cohort_day_rollup
+select app_id, cohort_date, network, campaign, country, platform, day_n,
+       sum(active_users), sum(last_active_users), sum(revenue_usd), sum(payers), sum(new_payers)
+from contributions
+group by app_id, cohort_date, network, campaign, country, platform, day_n;
+
+with brackets as (
+    select b.bracket, b.bracket_index::integer - 1 as bracket_index
+    from compute_settings s
+    cross join lateral unnest(s.brackets) with ordinality as b (bracket, bracket_index)
+    where s.app_id = ''
+), active_in_bracket as (
+    select distinct d.app_id, d.user_id, b.bracket_index
+    from scope_user_days d
+    join brackets b on b.bracket @> d.day_n
+    where d.active
+)
+insert into int_cohort_bracket_rollup
+select f.app_id, f.cohort_date, f.network, f.campaign, f.country, f.platform, a.bracket_index, count(*)
+from active_in_bracket a
+join int_user_facts f on f.app_id = a.app_id and f.user_id = a.user_id
+join compute_scope sc on sc.app_id = f.app_id and sc.cohort_date = f.cohort_date
+group by f.app_id, f.cohort_date, f.network, f.campaign, f.country, f.platform, a.bracket_index;

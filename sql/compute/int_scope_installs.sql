@@ -1,0 +1,46 @@
+-- int_scope_installs: the users whose cohort is being rebuilt, with their first install (their
+-- cohort and attribution) and how many installs they have (reinstalls do not make new cohort
+-- members). Candidates are users with an install on a scope date and users already counted in a
+-- scope cohort (a late, earlier install can move a user to another cohort).
+-- Grain: one row per (app_id, user_id). Reads: compute_scope, raw_installs, int_user_facts,
+-- compute_settings.
+truncate scope_installs;
+
+with settings as (
+    select time_zone from compute_settings where app_id = ''
+), bounds as (
+    select min(cohort_date) - 2 as first_date, max(cohort_date) + 2 as last_date from compute_scope
+), candidates as (
+    select i.app_id, i.user_id
+    from raw_installs i
+    cross join settings s
+    cross join bounds b
+    join compute_scope sc
+      on sc.app_id = i.app_id
+     and sc.cohort_date = (timezone(s.time_zone, i.installed_at))::date
+    where i.installed_at >= b.first_date::timestamp at time zone 'UTC'
+      and i.installed_at < b.last_date::timestamp at time zone 'UTC'
+    union
+    select f.app_id, f.user_id
+    from int_user_facts f
+    join compute_scope sc on sc.app_id = f.app_id and sc.cohort_date = f.cohort_date
+)
+insert into scope_installs
+select distinct on (i.app_id, i.user_id)
+    i.app_id,
+    i.user_id,
+    i.installed_at,
+    (timezone(s.time_zone, i.installed_at))::date,
+    i.network,
+    coalesce(i.campaign, ''),
+    coalesce(i.country, ''),
+    coalesce(i.platform, ''),
+    nullif(i.referrer_user_id, ''),
+    nullif(i.invite_id, ''),
+    count(*) over (partition by i.app_id, i.user_id)
+from raw_installs i
+join candidates c on c.app_id = i.app_id and c.user_id = i.user_id
+cross join settings s
+order by i.app_id, i.user_id, i.installed_at, i.event_id;
+
+analyze scope_installs;

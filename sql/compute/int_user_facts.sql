@@ -1,0 +1,84 @@
+-- int_user_facts: rebuilds the facts of every scope user: cohort and attribution (first
+-- install), reinstalls, first open, onboarding completion, regular-user status (at least R opens
+-- on days 1..D; reached at the R-th such open), first purchase, invites sent within the k-factor
+-- window, last active day, and the default funnel's step times. Funnel steps each come after the
+-- previous one: first open and onboarding within the window from install, regular user once both
+-- onboarding and the R-th open happened, first purchase after that within the purchase window.
+-- Grain: one row per (app_id, user_id). Reads: scope_installs, scope_user_days, scope_onboarding,
+-- compute_settings.
+delete from int_user_facts f
+using scope_installs si
+where f.app_id = si.app_id and f.user_id = si.user_id;
+
+delete from int_user_facts f
+using compute_scope sc
+where f.app_id = sc.app_id and f.cohort_date = sc.cohort_date;
+
+with settings as (
+    select * from compute_settings where app_id = ''
+), per_user as (
+    select d.app_id, d.user_id,
+           min(d.first_open_at) as first_open_at,
+           coalesce(sum(d.opens) filter (where d.day_n between 1 and s.regular_days), 0) as regular_opens,
+           min(d.day_n) filter (where d.purchases > 0) as first_purchase_day,
+           coalesce(max(d.day_n) filter (where d.active), 0) as last_active_day,
+           coalesce(sum(d.invites) filter (where d.day_n < s.kfactor_window_days), 0) as invites_sent
+    from scope_user_days d
+    cross join settings s
+    group by d.app_id, d.user_id
+), open_lists as (
+    select d.app_id, d.user_id, array_agg(t order by t) as times
+    from scope_user_days d
+    cross join lateral unnest(d.regular_open_times) as t
+    group by d.app_id, d.user_id
+), purchase_lists as (
+    select d.app_id, d.user_id, array_agg(t order by t) as times
+    from scope_user_days d
+    cross join lateral unnest(d.purchase_times) as t
+    group by d.app_id, d.user_id
+), base as (
+    select si.*, pu.first_open_at, coalesce(pu.regular_opens, 0) as regular_opens,
+           pu.first_purchase_day, coalesce(pu.last_active_day, 0) as last_active_day,
+           coalesce(pu.invites_sent, 0) as invites_sent,
+           case when coalesce(pu.regular_opens, 0) >= s.regular_opens then ol.times[s.regular_opens] end as regular_at,
+           pl.times as purchase_times,
+           ob.step_times,
+           make_interval(days => s.window_days) as step_window,
+           make_interval(days => s.purchase_window_days) as purchase_window
+    from scope_installs si
+    cross join settings s
+    left join per_user pu on pu.app_id = si.app_id and pu.user_id = si.user_id
+    left join open_lists ol on ol.app_id = si.app_id and ol.user_id = si.user_id
+    left join purchase_lists pl on pl.app_id = si.app_id and pl.user_id = si.user_id
+    left join scope_onboarding ob on ob.app_id = si.app_id and ob.user_id = si.user_id
+), with_open as (
+    select b.*,
+           case when b.first_open_at < b.installed_at + b.step_window then b.first_open_at end as funnel_open_at
+    from base b
+), with_onboarding as (
+    select w.*,
+           (select min(t) from unnest(w.step_times) as t
+             where t >= w.funnel_open_at and t < w.installed_at + w.step_window) as funnel_onboarded_at
+    from with_open w
+), with_regular as (
+    select w.*,
+           case when w.funnel_onboarded_at is not null and w.regular_at is not null
+                then greatest(w.regular_at, w.funnel_onboarded_at) end as funnel_regular_at
+    from with_onboarding w
+)
+insert into int_user_facts (
+    app_id, user_id, cohort_date, installed_at, network, campaign, country, platform, acquisition,
+    installs, referrer_user_id, invite_id, first_open_at, onboarded_at, first_purchase_at,
+    first_purchase_day, regular_opens, regular_at, funnel_open_at, funnel_onboarded_at,
+    funnel_regular_at, funnel_purchase_at, invites_sent, last_active_day)
+select w.app_id, w.user_id, w.cohort_date, w.installed_at, w.network, w.campaign, w.country, w.platform,
+       case when w.referrer_user_id is not null or w.invite_id is not null then 'viral'
+            when lower(w.network) = 'organic' then 'organic'
+            else 'paid' end,
+       w.installs, w.referrer_user_id, w.invite_id, w.first_open_at, w.step_times[1], w.purchase_times[1],
+       w.first_purchase_day, w.regular_opens, w.regular_at, w.funnel_open_at, w.funnel_onboarded_at,
+       w.funnel_regular_at,
+       (select min(t) from unnest(w.purchase_times) as t
+         where t >= w.funnel_regular_at and t < w.installed_at + w.purchase_window),
+       w.invites_sent, w.last_active_day
+from with_regular w;

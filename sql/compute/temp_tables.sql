@@ -1,0 +1,47 @@
+-- temp_tables: the working tables of one compute run; they live until the run's transaction ends.
+-- Grain: compute_scope one row per (app_id, cohort_date) being rebuilt; scope_installs one row
+-- per user of those cohorts; scope_user_days one row per (app_id, user_id, day_n) with activity;
+-- scope_onboarding one row per user with onboarding step times. Reads: nothing.
+
+create temp table compute_scope (
+    app_id      text not null,
+    cohort_date date not null,
+    primary key (app_id, cohort_date)
+) on commit drop;
+
+create temp table scope_installs (
+    app_id           text        not null,
+    user_id          text        not null,
+    installed_at     timestamptz not null,
+    cohort_date      date        not null,
+    network          text        not null,
+    campaign         text        not null,
+    country          text        not null,
+    platform         text        not null,
+    referrer_user_id text,
+    invite_id        text,
+    installs         integer     not null,
+    primary key (app_id, user_id)
+) on commit drop;
+
+create temp table scope_user_days (
+    app_id             text          not null,
+    user_id            text          not null,
+    day_n              integer       not null,
+    opens              integer       not null,
+    active             boolean       not null,
+    revenue_usd        numeric(20,6) not null,
+    purchases          integer       not null,
+    invites            integer       not null,
+    first_open_at      timestamptz,
+    regular_open_times timestamptz[],
+    purchase_times     timestamptz[],
+    last_event_at      timestamptz
+) on commit drop;
+
+create temp table scope_onboarding (
+    app_id     text          not null,
+    user_id    text          not null,
+    step_times timestamptz[] not null,
+    primary key (app_id, user_id)
+) on commit drop;

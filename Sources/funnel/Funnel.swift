@@ -18,6 +18,7 @@ struct Funnel: ParsableCommand {
             IngestCommand.self,
             WorkerCommand.self,
             ComputeCommand.self,
+            ReportCommand.self,
             BenchCommand.self,
         ]
     )

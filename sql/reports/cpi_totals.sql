@@ -2,8 +2,8 @@
 -- $3 (null: open-ended). CPI is undefined (null) without spend or paid installs, never 0.
 -- Grain: one row per network ('all' = every network). Reads: fct_cpi.
 with scoped as (
-    select network, sum(spend) as spend, sum(impressions) as impressions, sum(clicks) as clicks,
-           sum(installs) as installs, sum(paid_installs) as paid_installs
+    select network, sum(spend) as spend, sum(impressions)::bigint as impressions, sum(clicks)::bigint as clicks,
+           sum(installs)::bigint as installs, sum(paid_installs)::bigint as paid_installs
     from fct_cpi
     where app_id = $1 and campaign = 'all' and country = 'all'
       and ($2::date is null or date >= $2::date)

@@ -2,7 +2,8 @@ import Foundation
 
 /// The report as one JSON document for machines.
 ///
-/// Shape (keys snake_case, sorted; rates are fractions, money USD, `null` = immature/undefined):
+/// Shape (keys snake_case, sorted; rates are fractions, money USD; an immature or undefined
+/// value is left out of its object, never 0):
 /// ```
 /// { "scope": {"app", "apps", "from", "to", "breakdowns", "day_rule", "day_rule_label",
 ///             "data_through_date", "computed_at", "notes", "next_steps"},

@@ -144,13 +144,14 @@ public enum TextRenderer {
                        last.map { "\(Formatting.money($0.ltv)) (d\($0.day))" } ?? Formatting.missing]
             for horizon in horizons {
                 let point = points.first { $0.projected && $0.day == horizon }
-                row.append(point.map { p in
-                    "\(Formatting.money(p.ltv)) [\(Formatting.money(p.ltvLow))-\(Formatting.money(p.ltvHigh))]"
-                } ?? Formatting.missing)
+                row.append(Formatting.money(point?.ltv))
+                if horizon == 180 {
+                    row.append(point.map { "\(Formatting.money($0.ltvLow))-\(Formatting.money($0.ltvHigh))" } ?? Formatting.missing)
+                }
             }
             return row
         }
-        out.table(["network", "D7", "D30", "latest"] + horizons.map { "D\($0) projected" }, rows)
+        out.table(["network", "D7", "D30", "latest"] + horizons.flatMap { $0 == 180 ? ["D180 proj", "D180 interval"] : ["D\($0) proj"] }, rows)
         let models = report.ltvModels.filter { $0.a != nil }
         if let model = models.first {
             out.wrapped("Projection: \(model.model) fitted per network on log-log (e.g. \(model.network): a = "

@@ -44,14 +44,10 @@ test: deps
 	$(SWIFT) test
 
 ## demo: the main job on the embedded PostgreSQL (see README): generate a realistic data set,
-## load it into the embedded database and compute every metric.
-DEMO_DIR ?= demo-out
+## ingest it, compute, and write every report format into $(DEMO_DIR)/reports.
+DEMO_DIR ?= funnel-demo
 demo: release
-	$(RELEASE_BIN) generate --out $(DEMO_DIR)/input --users 20000 --days 60
-	$(RELEASE_BIN) db start
-	$(RELEASE_BIN) migrate
-	$(RELEASE_BIN) ingest $(DEMO_DIR)/input
-	$(RELEASE_BIN) compute
+	$(RELEASE_BIN) demo --dir $(DEMO_DIR)
 
 ## bench: the benchmarks, each figure beside its baseline.
 bench: release

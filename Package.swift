@@ -56,6 +56,7 @@ let package = Package(
             "FunnelIngest", "FunnelCore", "PostgresClient", "TestSupport",
         ]),
         .testTarget(name: "FunnelCLITests", dependencies: ["TestSupport", "PostgresClient"]),
+        .testTarget(name: "FunnelReportsTests", dependencies: ["FunnelReports", "FunnelCompute", "FunnelCore", "PostgresClient", "TestSupport"]),
     ]
 )
 

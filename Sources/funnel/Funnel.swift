@@ -18,6 +18,8 @@ struct Funnel: ParsableCommand {
             IngestCommand.self,
             WorkerCommand.self,
             ComputeCommand.self,
+            ReportCommand.self,
+            DemoCommand.self,
             BenchCommand.self,
         ]
     )

@@ -1,0 +1,162 @@
+/// Everything one report shows, read from the metric marts for one app. Renderers only format it.
+///
+/// Rates are fractions 0..1, money is USD; `nil` means immature or undefined (never 0).
+/// The JSON document (`JSONRenderer`) is this value with snake_case keys.
+public struct Report: Sendable, Codable, Equatable {
+    /// What the report covers and how to read it.
+    public var scope: ReportScopeInfo
+    /// Whether there is data to report on; when false every section is empty and
+    /// `scope.nextSteps` says what to load.
+    public var hasData: Bool
+    public var networks: [NetworkRow]
+    public var funnel: [FunnelRow]
+    public var funnelTop: [FunnelTopRow]
+    public var retention: [RetentionRow]
+    public var retentionSummary: [RetentionSummaryRow]
+    public var retentionBrackets: [RetentionBracketRow]
+    public var regularUsers: [RegularUsersRow]
+    public var ltv: [LTVRow]
+    public var ltvModels: [LTVModelRow]
+    public var cpi: [CPIRow]
+    public var cpiTotals: [CPIRow]
+    public var kfactor: [KFactorRow]
+    public var friction: FrictionSection
+
+    /// An empty report (the zero state) with the given scope.
+    public static func empty(scope: ReportScopeInfo) -> Report {
+        Report(scope: scope, hasData: false, networks: [], funnel: [], funnelTop: [], retention: [],
+               retentionSummary: [], retentionBrackets: [], regularUsers: [], ltv: [], ltvModels: [], cpi: [],
+               cpiTotals: [], kfactor: [], friction: FrictionSection(status: .notComputed, rows: []))
+    }
+}
+
+/// What a report covers: the app, the cohort dates, the breakdowns, the day rule, and notes on
+/// what the scope does not apply to.
+public struct ReportScopeInfo: Sendable, Codable, Equatable {
+    public var app: String?
+    /// Every app with computed data (the report shows `app`).
+    public var apps: [String]
+    public var from: String?
+    public var to: String?
+    public var breakdowns: [String]
+    /// The day-count rule in force, as `calendar` or `hours24`.
+    public var dayRule: String
+    public var dayRuleLabel: String
+    public var dataThroughDate: String?
+    public var computedAt: String?
+    /// Caveats about the scope (breakdowns or date limits a section does not support).
+    public var notes: [String]
+    /// Commands to run next (the zero state, or data loaded but not computed).
+    public var nextSteps: [String]
+}
+
+/// One funnel step (funnel.csv).
+public struct FunnelRow: Sendable, Codable, Equatable {
+    public var funnel, network, campaign, country, platform: String
+    public var stepIndex: Int
+    public var step: String
+    public var users: Int
+    public var conversionFromPrevious, conversionFromFirst, medianSecondsToConvert: Double?
+}
+
+/// Impressions -> clicks -> installs of one paid network.
+public struct FunnelTopRow: Sendable, Codable, Equatable {
+    public var network: String
+    public var impressions, clicks, installs: Int
+    public var ctr, clickToInstall, ipm: Double?
+}
+
+/// One mature cell of the retention triangle (retention.csv).
+public struct RetentionRow: Sendable, Codable, Equatable {
+    public var mode, cohortDate, network: String
+    public var cohortSize, day, retained: Int
+    public var rate: Double?
+}
+
+/// Day-N retention over every cohort mature for day N.
+public struct RetentionSummaryRow: Sendable, Codable, Equatable {
+    public var mode, network: String
+    public var day, cohorts, cohortSize, retained: Int
+    public var rate: Double?
+}
+
+/// Retention over a range of days (active at least once in it).
+public struct RetentionBracketRow: Sendable, Codable, Equatable {
+    public var network, bracket: String
+    public var firstDay, lastDay, cohorts, cohortSize, retained: Int
+    public var rate: Double?
+}
+
+/// The share of regular users (R opens on days 1..D).
+public struct RegularUsersRow: Sendable, Codable, Equatable {
+    public var network: String
+    public var cohorts, cohortSize, regularUsers: Int
+    public var rate: Double?
+}
+
+/// One point of an LTV curve (ltv.csv); `projected` points carry an interval.
+public struct LTVRow: Sendable, Codable, Equatable {
+    public var network: String
+    public var day: Int
+    public var projected: Bool
+    public var cohorts, installs: Int?
+    public var revenue, ltv, ltvLow, ltvHigh, spend, roas: Double?
+}
+
+/// The LTV model fitted for one network.
+public struct LTVModelRow: Sendable, Codable, Equatable {
+    public var network, model: String
+    public var a, b: Double?
+    public var points: Int
+    public var fitFromDay, fitToDay: Int?
+    public var residualSd, rSquared: Double?
+    public var note: String
+}
+
+/// Spend, installs and CPI (cpi.csv); `date` is empty in range totals.
+public struct CPIRow: Sendable, Codable, Equatable {
+    public var date, network, campaign, country: String
+    public var spend: Double
+    public var impressions, clicks, installs, paidInstalls: Int
+    public var cpi, blendedCpi, ctr, ipm: Double?
+}
+
+/// The invite program's k-factor (kfactor.csv).
+public struct KFactorRow: Sendable, Codable, Equatable {
+    public var network: String
+    public var cohorts, cohortSize, invitesSent, viralInstalls: Int
+    public var invitesPerUser, inviteConversion, kFactor, cycleTimeHours, amplification, cpi, viralAdjustedCpi: Double?
+}
+
+/// One network's economics and verdict (networks.csv).
+public struct NetworkRow: Sendable, Codable, Equatable {
+    public var network: String
+    public var installs, paidInstalls: Int
+    public var spend: Double
+    public var cpi, ltvD7, ltvD30, ltvProjectedD180, ltvD180Low, ltvD180High, roasD7, roasD30: Double?
+    public var paybackDay: Int?
+    public var paybackBasis: String?
+    public var kFactor: Double?
+    public var verdict, reason: String
+}
+
+/// Onboarding friction: whether it has been computed, and its rows (friction.csv).
+public struct FrictionSection: Sendable, Codable, Equatable {
+    /// Whether the friction analysis exists in this database yet.
+    public enum Status: String, Sendable, Codable {
+        case computed
+        case notComputed = "not_computed"
+    }
+
+    public var status: Status
+    public var rows: [FrictionRow]
+}
+
+/// One (screen, friction type) with its effect on drop-off.
+public struct FrictionRow: Sendable, Codable, Equatable {
+    public var screen, frictionType: String
+    public var usersHit, usersNotHit: Int
+    public var dropoffHit, dropoffNotHit, relativeRisk, pValue, qValue, usersLost: Double?
+    public var flagged: Bool
+    public var rank: Int?
+}

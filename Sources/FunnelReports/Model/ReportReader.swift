@@ -1,0 +1,88 @@
+import Foundation
+import FunnelSQL
+public import PostgresClient
+
+/// Reads a `Report` from the metric marts (`fct_*`) that `funnel compute` writes.
+public struct ReportReader {
+    public let connection: PostgresConnection
+
+    public init(connection: PostgresConnection) {
+        self.connection = connection
+    }
+
+    /// The report for `request`; an empty database gives the zero state, not an error.
+    public func read(_ request: ReportRequest) throws -> Report {
+        let apps = try connection.query(SQLCatalog.text("reports/apps.sql"))
+        let appIDs = try apps.map { try $0.decode(String.self, column: "app_id") }
+        let chosen = request.app ?? appIDs.first
+        let appRow = try apps.first { try $0.decode(String.self, column: "app_id") == chosen }
+        let dayRule = try appRow?.decode(String.self, column: "day_rule") ?? "calendar"
+        var scope = ReportScopeInfo(
+            app: chosen, apps: appIDs, from: request.from, to: request.to,
+            breakdowns: request.breakdowns.map(\.rawValue), dayRule: dayRule,
+            dayRuleLabel: Self.label(dayRule: dayRule),
+            dataThroughDate: try appRow?.decode(String?.self, column: "data_through_date"),
+            computedAt: try appRow?.decode(String?.self, column: "computed_at"),
+            notes: request.notes, nextSteps: [])
+        if appIDs.count > 1, let chosen {
+            scope.notes.insert("\(appIDs.count) apps have data; this report shows \(chosen) (choose with --app).", at: 0)
+        }
+        guard let app = chosen, appRow != nil else {
+            if let missing = request.app, !appIDs.isEmpty {
+                scope.nextSteps = ["No computed data for app \(missing); apps with data: \(appIDs.joined(separator: ", "))."]
+            } else {
+                scope.nextSteps = try zeroStateSteps()
+            }
+            return Report.empty(scope: scope)
+        }
+        let byNetwork = request.breakdowns.contains(.network)
+        let dims = "{" + request.breakdowns.map(\.rawValue).joined(separator: ",") + "}"
+        var report = Report.empty(scope: scope)
+        report.networks = try rows("networks", [app], NetworkRow.init)
+        report.funnel = try rows("funnel", [app, dims], FunnelRow.init)
+        report.funnelTop = try rows("funnel_top", [app], FunnelTopRow.init)
+        report.retention = try rows("retention", [app, request.from, request.to, byNetwork], RetentionRow.init)
+        report.retentionSummary = try rows("retention_summary", [app], RetentionSummaryRow.init)
+        report.retentionBrackets = try rows("retention_brackets", [app], RetentionBracketRow.init)
+        report.regularUsers = try rows("regular_users", [app], RegularUsersRow.init)
+        report.ltv = try rows("ltv", [app], LTVRow.init)
+        report.ltvModels = try rows("ltv_models", [app], LTVModelRow.init)
+        report.cpi = try rows("cpi", [app, request.from, request.to, request.breakdowns.contains(.campaign),
+                                      request.breakdowns.contains(.country)]) { try CPIRow($0) }
+        report.cpiTotals = try rows("cpi_totals", [app, request.from, request.to], CPIRow.init(totals:))
+        report.kfactor = try rows("kfactor", [app], KFactorRow.init)
+        let frictionAvailable = try connection.query(SQLCatalog.text("reports/friction_available.sql")).scalar(Bool.self)
+        report.friction = frictionAvailable
+            ? FrictionSection(status: .computed, rows: try rows("friction", [app], FrictionRow.init))
+            : FrictionSection(status: .notComputed, rows: [])
+        report.hasData = !report.networks.isEmpty || !report.funnel.isEmpty || !report.cpi.isEmpty
+        if !report.hasData { report.scope.nextSteps = try zeroStateSteps() }
+        return report
+    }
+
+    private func rows<T>(_ name: String, _ parameters: [(any PostgresEncodable)?],
+                         _ make: (PostgresRow) throws -> T) throws -> [T] {
+        try connection.query(SQLCatalog.text("reports/\(name).sql"), parameters).map(make)
+    }
+
+    /// What to do when there is nothing to report: load data, or compute what was loaded.
+    private func zeroStateSteps() throws -> [String] {
+        let counts = try connection.query(SQLCatalog.text("reports/raw_counts.sql"))
+        let loaded = try counts.first?.decode(Bool.self, column: "has_installs") ?? false
+        if loaded {
+            return ["Data is loaded but not computed yet: run 'funnel compute', then 'funnel report' again."]
+        }
+        return [
+            "Nothing is loaded yet. Load your exports (installs, opens, purchases, invites, ad_spend, "
+                + "steps, ux; CSV or NDJSON): 'funnel ingest DIR', then 'funnel compute'.",
+            "To try it on sample data: 'funnel generate --out data && funnel ingest data && funnel compute', "
+                + "or 'funnel demo' for the whole job in one command.",
+        ]
+    }
+
+    static func label(dayRule: String) -> String {
+        dayRule == "hours24"
+            ? "24-hour periods from the install moment (day 1 = 24-48 h; Adjust, Singular)"
+            : "calendar days in the reporting time zone (day N = N dates after install; AppsFlyer)"
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+
+/// The HTML report: one self-contained file (inline CSS and SVG, no external fetches), fluid
+/// widths for laptops and phones, every chart with a `<title>` and an `aria-label`, and colours
+/// with sufficient contrast; meaning is always in text too (verdict words, numbers on bars).
+public enum HTMLRenderer {
+    public static func render(_ report: Report) -> String {
+        var body = "<header><h1>funnel report\(report.scope.app.map { ": " + escape($0) } ?? "")</h1>"
+        var facts: [String] = []
+        if report.scope.from != nil || report.scope.to != nil {
+            facts.append("cohorts \(report.scope.from ?? "start") to \(report.scope.to ?? "latest")")
+        }
+        if let through = report.scope.dataThroughDate { facts.append("data through \(through)") }
+        if let computed = report.scope.computedAt { facts.append("computed \(computed)") }
+        body += "<p class=\"meta\">\(escape(facts.joined(separator: " · ")))</p></header>"
+        if !report.hasData {
+            body += "<section><h2>No data to report yet</h2>"
+                + report.scope.nextSteps.map { "<p>\(escape($0))</p>" }.joined() + "</section>"
+            return page(body)
+        }
+        body += summary(report)
+        body += section("Networks", table(
+            ["network", "installs", "spend", "CPI", "LTV D7", "LTV D30", "D180 projected", "ROAS D30", "payback", "verdict", "why"],
+            report.networks.map { row in
+                [row.network, Formatting.grouped(row.installs), Formatting.money(row.spend), Formatting.money(row.cpi),
+                 Formatting.money(row.ltvD7), Formatting.money(row.ltvD30),
+                 "\(Formatting.money(row.ltvProjectedD180)) [\(Formatting.money(row.ltvD180Low))–\(Formatting.money(row.ltvD180High))]",
+                 Formatting.percent(row.roasD30),
+                 row.paybackDay.map { "day \($0)" + (row.paybackBasis == "projected" ? " (projected)" : "") } ?? Formatting.missing,
+                 Recommendations.label(row.verdict), row.reason]
+            }))
+        body += section("Funnel", Charts.funnel(report.funnel.filter {
+            $0.funnel == "default" && $0.network == "all" && $0.campaign == "all" && $0.country == "all" && $0.platform == "all"
+        }) + table(["funnel", "breakdown", "step", "users", "from previous", "from first", "median time"], report.funnel.map { row in
+            let breakdown = [row.network, row.campaign, row.country, row.platform].filter { $0 != "all" }.joined(separator: " ")
+            return [row.funnel, breakdown.isEmpty ? "all" : breakdown, row.step, Formatting.grouped(row.users),
+                    Formatting.percent(row.conversionFromPrevious), Formatting.percent(row.conversionFromFirst),
+                    Formatting.duration(row.medianSecondsToConvert)]
+        }, collapsed: report.funnel.count > 10))
+        body += section("Retention", Charts.retentionHeatMap(report.retention.filter { $0.mode == "classic" && $0.network == "all" })
+            + table(["network", "day", "cohorts", "users", "retained", "rate"],
+                    report.retentionSummary.filter { $0.mode == "classic" }.map {
+                        [$0.network, "D\($0.day)", String($0.cohorts), Formatting.grouped($0.cohortSize),
+                         Formatting.grouped($0.retained), Formatting.percent($0.rate)]
+                    }))
+        let cpiByNetwork = Dictionary(report.networks.map { ($0.network, $0.cpi) }, uniquingKeysWith: { a, _ in a })
+        let ltvNetworks = report.ltv.map(\.network).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        body += section("LTV against CPI", "<div class=\"grid\">" + ltvNetworks.map { network in
+            Charts.ltvCurve(network: network, points: report.ltv.filter { $0.network == network }, cpi: cpiByNetwork[network] ?? nil)
+        }.joined() + "</div><p class=\"note\">Solid: observed LTV. Dashed: projected, with its interval as a band. "
+            + "Horizontal line: CPI.</p>")
+        body += section("Spend and CPI", table(["network", "spend", "installs", "paid", "CPI", "blended CPI", "CTR", "IPM"],
+            report.cpiTotals.map {
+                [$0.network, Formatting.money($0.spend), Formatting.grouped($0.installs), Formatting.grouped($0.paidInstalls),
+                 Formatting.money($0.cpi), Formatting.money($0.blendedCpi), Formatting.percent($0.ctr), Formatting.ratio($0.ipm)]
+            }))
+        body += section("Invites (k-factor)", table(["network", "users", "invites", "viral installs", "k", "amplification", "CPI", "viral-adjusted CPI"],
+            report.kfactor.map {
+                [$0.network, Formatting.grouped($0.cohortSize), Formatting.grouped($0.invitesSent), Formatting.grouped($0.viralInstalls),
+                 Formatting.ratio($0.kFactor, digits: 3), Formatting.ratio($0.amplification), Formatting.money($0.cpi),
+                 Formatting.money($0.viralAdjustedCpi)]
+            }))
+        body += section("Onboarding friction", report.friction.status == .notComputed
+            ? "<p>Not computed yet in this database.</p>"
+            : table(["screen", "friction", "users hit", "drop-off hit", "drop-off not hit", "relative risk", "q", "users lost", "flagged"],
+                    report.friction.rows.map {
+                        [$0.screen, $0.frictionType, Formatting.grouped($0.usersHit), Formatting.percent($0.dropoffHit),
+                         Formatting.percent($0.dropoffNotHit), Formatting.ratio($0.relativeRisk), Formatting.pValue($0.qValue),
+                         Formatting.ratio($0.usersLost, digits: 0), $0.flagged ? "flagged" : "no"]
+                    }))
+        if !report.scope.notes.isEmpty {
+            body += section("Notes", report.scope.notes.map { "<p>\(escape($0))</p>" }.joined())
+        }
+        return page(body)
+    }
+
+    private static func summary(_ report: Report) -> String {
+        let advice = Recommendations(report)
+        var items = advice.actions.map { action in
+            "<li><strong class=\"v-\(action.verdict.replacingOccurrences(of: " ", with: "-"))\">\(escape(action.verdict.capitalized))"
+                + "</strong> \(escape(action.network)): \(escape(action.reason)). Next: \(escape(Recommendations.nextStep(action.verdict))).</li>"
+        }
+        if advice.actions.isEmpty { items.append("<li>No paid network has a verdict yet.</li>") }
+        for row in advice.topFriction {
+            items.append("<li><strong>Friction</strong> \(escape(row.screen)) / \(escape(row.frictionType)): "
+                + "\(Formatting.ratio(row.usersLost, digits: 0)) users lost. Next: fix this screen first.</li>")
+        }
+        if report.friction.status == .notComputed { items.append("<li>Friction: not computed yet.</li>") }
+        return section("What to do", "<ul>" + items.joined() + "</ul><p class=\"note\">Days are counted as "
+            + escape(report.scope.dayRuleLabel) + ". Immature values are shown as “-”, never 0.</p>")
+    }
+
+    private static func section(_ title: String, _ content: String) -> String {
+        "<section><h2>\(escape(title))</h2>\(content)</section>"
+    }
+
+    private static func table(_ header: [String], _ rows: [[String]], collapsed: Bool = false) -> String {
+        guard !rows.isEmpty else { return "<p>No rows.</p>" }
+        let html = "<div class=\"scroll\"><table><thead><tr>" + header.map { "<th scope=\"col\">\(escape($0))</th>" }.joined()
+            + "</tr></thead><tbody>" + rows.map { "<tr>" + $0.map { "<td>\(escape($0))</td>" }.joined() + "</tr>" }.joined()
+            + "</tbody></table></div>"
+        return collapsed ? "<details><summary>All rows (\(rows.count))</summary>\(html)</details>" : html
+    }
+
+    private static func page(_ body: String) -> String {
+        """
+        <!doctype html>
+        <html lang="en"><head><meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>funnel report</title>
+        <style>
+        body{font:15px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;color:#1a1a1a;background:#fff;margin:0 auto;max-width:1100px;padding:1rem}
+        h1{font-size:1.5rem;margin:.2rem 0}h2{font-size:1.2rem;border-bottom:1px solid #ccc;margin-top:2rem}
+        .meta,.note{color:#444}.scroll{overflow-x:auto}table{border-collapse:collapse;width:100%;font-size:.9rem}
+        th,td{padding:.25rem .5rem;border-bottom:1px solid #ddd;text-align:right}th:first-child,td:first-child{text-align:left}
+        svg{width:100%;height:auto;max-width:100%}.grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(300px,1fr));gap:1rem}
+        .v-double-down{color:#0b6b2e}.v-cut{color:#a4161a}.v-hold{color:#7a5200}
+        </style></head><body>
+        \(body)
+        </body></html>
+
+        """
+    }
+
+    static func escape(_ text: String) -> String {
+        var out = ""
+        for character in text {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,209 @@
+import Foundation
+
+/// The terminal report: at most 100 columns, the summary (what to do) first, details after.
+/// Colour (ANSI) only when asked for (stdout is a terminal); every coloured word also says its
+/// meaning in text, so nothing is lost without colour.
+public enum TextRenderer {
+    public static let width = 100
+
+    public static func render(_ report: Report, colour: Bool = false) -> String {
+        var out = TextBuilder(colour: colour)
+        header(report, &out)
+        guard report.hasData else {
+            zeroState(report, &out)
+            return out.text
+        }
+        summary(report, &out)
+        networks(report, &out)
+        funnel(report, &out)
+        retention(report, &out)
+        ltv(report, &out)
+        spend(report, &out)
+        kfactor(report, &out)
+        friction(report, &out)
+        if !report.scope.notes.isEmpty {
+            out.section("NOTES")
+            for note in report.scope.notes { out.wrapped(note, indent: "  ", hanging: "    ") }
+        }
+        return out.text
+    }
+
+    private static func header(_ report: Report, _ out: inout TextBuilder) {
+        let scope = report.scope
+        var title = "funnel report"
+        if let app = scope.app { title += ": \(app)" }
+        out.line(out.bold(title))
+        var facts: [String] = []
+        if scope.from != nil || scope.to != nil {
+            facts.append("cohorts \(scope.from ?? "start")..\(scope.to ?? "latest")")
+        }
+        if let through = scope.dataThroughDate { facts.append("data through \(through)") }
+        if let computed = scope.computedAt { facts.append("computed \(computed)") }
+        if !facts.isEmpty { out.wrapped(facts.joined(separator: " | "), indent: "", hanging: "  ") }
+    }
+
+    private static func zeroState(_ report: Report, _ out: inout TextBuilder) {
+        out.line("")
+        out.line("No data to report yet.")
+        for step in report.scope.nextSteps { out.wrapped(step, indent: "  ", hanging: "    ") }
+    }
+
+    private static func summary(_ report: Report, _ out: inout TextBuilder) {
+        let advice = Recommendations(report)
+        out.section("WHAT TO DO")
+        if advice.actions.isEmpty {
+            out.wrapped("No paid network has a verdict yet (no spend, or not enough mature cohorts).", indent: "  ", hanging: "  ")
+        }
+        for action in advice.actions {
+            let tag = "[\(action.verdict.uppercased())]"
+            let coloured = out.paint(tag, verdict: action.verdict)
+            let text = "\(action.network): \(action.reason). Next: \(Recommendations.nextStep(action.verdict))."
+            out.wrapped(text, indent: "  " + coloured + " ", hanging: "    ", indentWidth: tag.count + 3)
+        }
+        switch report.friction.status {
+        case .notComputed:
+            out.line("  Friction: not computed yet in this database.")
+        case .computed where advice.topFriction.isEmpty:
+            out.line("  Friction: nothing flagged (no significant drop-off linked to UI telemetry).")
+        case .computed:
+            out.line("  Top onboarding friction by users lost:")
+            for (index, row) in advice.topFriction.enumerated() {
+                out.wrapped("\(index + 1). \(row.screen) / \(row.frictionType): \(Formatting.ratio(row.usersLost, digits: 0)) users "
+                    + "lost; drop-off \(Formatting.percent(row.dropoffHit)) when hit vs "
+                    + "\(Formatting.percent(row.dropoffNotHit)) (q \(Formatting.pValue(row.qValue))). Next: fix this screen first.",
+                    indent: "    ", hanging: "       ")
+            }
+        }
+        out.wrapped("Days are counted as \(report.scope.dayRuleLabel). Immature cells are blank ('-'), never 0.",
+                    indent: "  ", hanging: "  ")
+    }
+
+    private static func networks(_ report: Report, _ out: inout TextBuilder) {
+        guard !report.networks.isEmpty else { return }
+        out.section("NETWORKS (projected D180 LTV vs CPI)")
+        let columns = ["network", "installs", "spend", "CPI", "LTV D7", "LTV D30", "D180 proj", "ROAS D30", "payback", "verdict"]
+        let rows = report.networks.map { row in
+            [row.network, Formatting.grouped(row.installs), Formatting.money(row.spend), Formatting.money(row.cpi),
+             Formatting.money(row.ltvD7), Formatting.money(row.ltvD30), Formatting.money(row.ltvProjectedD180),
+             Formatting.percent(row.roasD30),
+             row.paybackDay.map { "d\($0)" + (row.paybackBasis == "projected" ? " (proj)" : "") } ?? Formatting.missing,
+             Recommendations.label(row.verdict)]
+        }
+        out.table(columns, rows)
+    }
+
+    private static func funnel(_ report: Report, _ out: inout TextBuilder) {
+        guard !report.funnel.isEmpty else { return }
+        let groups = Dictionary(grouping: report.funnel) { [$0.funnel, $0.network, $0.campaign, $0.country, $0.platform] }
+        let keys = report.funnel.map { [$0.funnel, $0.network, $0.campaign, $0.country, $0.platform] }
+            .reduce(into: [[String]]()) { if !$0.contains($1) { $0.append($1) } }
+        out.section("FUNNEL")
+        for key in keys {
+            let parts = zip(["network", "campaign", "country", "platform"], key.dropFirst()).filter { $0.1 != "all" }
+            out.line("  \(key[0])" + (parts.isEmpty ? " (all users)" : " - " + parts.map { "\($0.0) \($0.1)" }.joined(separator: ", ")))
+            let rows = (groups[key] ?? []).map { row in
+                [row.step, Formatting.grouped(row.users), Formatting.percent(row.conversionFromPrevious),
+                 Formatting.percent(row.conversionFromFirst), Formatting.duration(row.medianSecondsToConvert),
+                 bar(row.conversionFromFirst, width: 20)]
+            }
+            out.table(["step", "users", "from prev", "from first", "median time", "reached"], rows, indent: "    ")
+        }
+    }
+
+    private static func retention(_ report: Report, _ out: inout TextBuilder) {
+        let classic = report.retentionSummary.filter { $0.mode == "classic" }
+        guard !classic.isEmpty else { return }
+        out.section("RETENTION (classic day N, over mature cohorts)")
+        let days = Array(Set(classic.map(\.day))).sorted()
+        let networks = classic.map(\.network).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        let regular = Dictionary(report.regularUsers.map { ($0.network, $0.rate) }, uniquingKeysWith: { a, _ in a })
+        let rows = networks.map { network in
+            [network] + days.map { day in
+                Formatting.percent(classic.first { $0.network == network && $0.day == day }?.rate)
+            } + [Formatting.percent(regular[network] ?? nil)]
+        }
+        out.table(["network"] + days.map { "D\($0)" } + ["regular users"], rows)
+        let brackets = report.retentionBrackets.filter { $0.network == "all" }
+        if !brackets.isEmpty {
+            out.line("  Bracket retention (all networks): "
+                + brackets.map { "days \($0.bracket) \(Formatting.percent($0.rate))" }.joined(separator: ", "))
+        }
+    }
+
+    private static func ltv(_ report: Report, _ out: inout TextBuilder) {
+        guard !report.ltv.isEmpty else { return }
+        out.section("LTV (observed, and projected with its interval)")
+        let networks = report.ltv.map(\.network).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        let horizons = Array(Set(report.ltv.filter(\.projected).map(\.day))).sorted()
+        let rows = networks.map { network -> [String] in
+            let points = report.ltv.filter { $0.network == network }
+            let observed = points.filter { !$0.projected }
+            let last = observed.max { $0.day < $1.day }
+            var row = [network, Formatting.money(observed.first { $0.day == 7 }?.ltv),
+                       Formatting.money(observed.first { $0.day == 30 }?.ltv),
+                       last.map { "\(Formatting.money($0.ltv)) (d\($0.day))" } ?? Formatting.missing]
+            for horizon in horizons {
+                let point = points.first { $0.projected && $0.day == horizon }
+                row.append(Formatting.money(point?.ltv))
+                if horizon == 180 {
+                    row.append(point.map { "\(Formatting.money($0.ltvLow))-\(Formatting.money($0.ltvHigh))" } ?? Formatting.missing)
+                }
+            }
+            return row
+        }
+        out.table(["network", "D7", "D30", "latest"] + horizons.flatMap { $0 == 180 ? ["D180 proj", "D180 interval"] : ["D\($0) proj"] }, rows)
+        let models = report.ltvModels.filter { $0.a != nil }
+        if let model = models.first {
+            out.wrapped("Projection: \(model.model) fitted per network on log-log (e.g. \(model.network): a = "
+                + "\(Formatting.ratio(model.a, digits: 3)), b = \(Formatting.ratio(model.b, digits: 3)), R² "
+                + "\(Formatting.ratio(model.rSquared)); \(model.note)). Intervals from the fit's residual spread.",
+                indent: "  ", hanging: "  ")
+        }
+    }
+
+    private static func spend(_ report: Report, _ out: inout TextBuilder) {
+        guard !report.cpiTotals.isEmpty else { return }
+        out.section("SPEND AND CPI" + (report.scope.from != nil || report.scope.to != nil ? " (dates in range)" : ""))
+        let rows = report.cpiTotals.map { row in
+            [row.network, Formatting.money(row.spend), Formatting.grouped(row.installs), Formatting.grouped(row.paidInstalls),
+             Formatting.money(row.cpi), Formatting.money(row.blendedCpi), Formatting.percent(row.ctr), Formatting.ratio(row.ipm)]
+        }
+        out.table(["network", "spend", "installs", "paid", "CPI", "blended CPI", "CTR", "IPM"], rows)
+    }
+
+    private static func kfactor(_ report: Report, _ out: inout TextBuilder) {
+        guard !report.kfactor.isEmpty else { return }
+        out.section("INVITES (k-factor)")
+        let rows = report.kfactor.map { row in
+            [row.network, Formatting.grouped(row.cohortSize), Formatting.grouped(row.invitesSent),
+             Formatting.grouped(row.viralInstalls), Formatting.ratio(row.kFactor, digits: 3),
+             row.cycleTimeHours.map { String(format: "%.0f h", $0) } ?? Formatting.missing,
+             Formatting.ratio(row.amplification), Formatting.money(row.cpi), Formatting.money(row.viralAdjustedCpi)]
+        }
+        out.table(["network", "users", "invites", "viral", "k", "cycle", "amplif.", "CPI", "viral-adj CPI"], rows)
+    }
+
+    private static func friction(_ report: Report, _ out: inout TextBuilder) {
+        out.section("ONBOARDING FRICTION")
+        guard report.friction.status == .computed else {
+            out.line("  Not computed yet in this database (friction analysis arrives with a later migration).")
+            return
+        }
+        guard !report.friction.rows.isEmpty else {
+            out.line("  No UI telemetry (ux files) analysed yet: ingest ux files, then 'funnel compute'.")
+            return
+        }
+        let rows = report.friction.rows.prefix(15).map { row in
+            [row.screen, row.frictionType, Formatting.grouped(row.usersHit), Formatting.percent(row.dropoffHit),
+             Formatting.percent(row.dropoffNotHit), Formatting.ratio(row.relativeRisk), Formatting.pValue(row.qValue),
+             Formatting.ratio(row.usersLost, digits: 0), row.flagged ? "FLAGGED" : "no"]
+        }
+        out.table(["screen", "friction", "hit", "drop hit", "drop not", "RR", "q", "lost", "flagged"], rows)
+    }
+
+    static func bar(_ fraction: Double?, width: Int) -> String {
+        guard let fraction else { return "" }
+        let filled = Int((max(0, min(1, fraction)) * Double(width)).rounded())
+        return String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+    }
+}

@@ -1,0 +1,109 @@
+import ArgumentParser
+import Foundation
+import FunnelReports
+import PostgresClient
+
+/// `funnel report`: the reports, read from the metric marts that `funnel compute` writes.
+struct ReportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Write the reports: text, CSV, HTML or JSON.",
+        discussion: """
+        Without --out, prints the text report (and JSON, when asked for) on standard output. With \
+        --out DIR, writes report.txt, funnel.csv, retention.csv, ltv.csv, cpi.csv, kfactor.csv, \
+        friction.csv, networks.csv, report.html and report.json (the formats asked for) and prints \
+        their paths. CSV rates are fractions 0..1, money is USD, and an immature or undefined value \
+        is an empty cell. An empty database gives a short report saying what to load, not an error.
+        """
+    )
+
+    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var logging: LoggingOptions
+
+    @Option(help: ArgumentHelp("Formats, comma-separated: text, csv, html, json.", valueName: "formats"))
+    var format = "text"
+
+    @Option(help: ArgumentHelp("Directory to write the report files into (created if missing).", valueName: "dir"))
+    var out: String?
+
+    @Option(help: ArgumentHelp("Only install cohorts from this date on (YYYY-MM-DD).", valueName: "date"))
+    var from: String?
+
+    @Option(help: ArgumentHelp("Only install cohorts up to this date (YYYY-MM-DD).", valueName: "date"))
+    var to: String?
+
+    @Option(help: ArgumentHelp("Breakdowns, comma-separated: network, campaign, country, platform.", valueName: "dims"))
+    var by: String?
+
+    @Option(help: ArgumentHelp("The app to report on (default: the one with the most installs).", valueName: "app-id"))
+    var app: String?
+
+    var formats: [ReportFormat] {
+        format.split(separator: ",").compactMap { ReportFormat(rawValue: $0.trimmingCharacters(in: .whitespaces)) }
+    }
+
+    var breakdowns: [ReportRequest.Breakdown] {
+        (by ?? "").split(separator: ",").compactMap { ReportRequest.Breakdown(rawValue: $0.trimmingCharacters(in: .whitespaces)) }
+    }
+
+    func validate() throws {
+        for name in format.split(separator: ",") where ReportFormat(rawValue: name.trimmingCharacters(in: .whitespaces)) == nil {
+            throw ValidationError("--format \(name): not a format; use text, csv, html or json (comma-separated)")
+        }
+        if formats.isEmpty { throw ValidationError("--format needs at least one of text, csv, html, json") }
+        if out == nil, formats.contains(where: { $0 == .csv || $0 == .html }) {
+            throw ValidationError("--format csv and html write files: add --out DIR")
+        }
+        if out == nil, formats.count > 1 {
+            throw ValidationError("several formats write files: add --out DIR (or ask for one of text, json)")
+        }
+        for name in (by ?? "").split(separator: ",")
+        where ReportRequest.Breakdown(rawValue: name.trimmingCharacters(in: .whitespaces)) == nil {
+            throw ValidationError("--by \(name): not available; breakdowns are network, campaign, country, platform")
+        }
+        for (name, value) in [("--from", from), ("--to", to)] {
+            if let value, PostgresDate(value) == nil {
+                throw ValidationError("\(name) expects a date as YYYY-MM-DD, got \"\(value)\"")
+            }
+        }
+        if let from, let to, let start = PostgresDate(from), let end = PostgresDate(to), end < start {
+            throw ValidationError("--to (\(to)) is before --from (\(from))")
+        }
+    }
+
+    func run() throws {
+        let logger = logging.bootstrap(label: "funnel.report")
+        let (connection, _) = try database.connect(logger: logger)
+        let request = ReportRequest(app: app, from: from, to: to, breakdowns: breakdowns)
+        let report = try Self.read(request, connection: connection)
+        guard let out else {
+            if formats == [.json] {
+                print(try JSONRenderer.render(report), terminator: "")
+            } else {
+                print(TextRenderer.render(report, colour: isatty(STDOUT_FILENO) == 1), terminator: "")
+            }
+            return
+        }
+        let written = try Self.write(report, formats: formats, to: out)
+        print("Wrote \(written.count) file(s) to \(out):")
+        for url in written { print("  \(url.path)") }
+    }
+
+    /// Reads the report, mapping a missing schema to a message that says what to run.
+    static func read(_ request: ReportRequest, connection: PostgresConnection) throws -> Report {
+        do {
+            return try ReportReader(connection: connection).read(request)
+        } catch let error as PostgresError where error.sqlState == "42P01" || error.sqlState == "3F000" {
+            throw CommandFailure("the schema is missing or out of date (\(error.message)); run 'funnel migrate', "
+                + "then 'funnel ingest DIR' and 'funnel compute'")
+        }
+    }
+
+    static func write(_ report: Report, formats: [ReportFormat], to directory: String) throws -> [URL] {
+        do {
+            return try ReportWriter.write(report, formats: formats, to: URL(fileURLWithPath: directory))
+        } catch let error as CocoaError {
+            throw CommandFailure("cannot write the reports into \(directory): \(error.localizedDescription)")
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+@testable import FunnelReports
+import Testing
+
+@Suite("Reports read from the marts of a hand-computed fixture")
+struct ReportFromMartsTests {
+    @Test("CPI per network is spend over its installs; blended CPI spreads spend over every install")
+    func cpiPerNetwork() throws {
+        let report = try ReportFixture.handComputed().report()
+        let adnova = try #require(report.cpiTotals.first { $0.network == "adnova" })
+        let pixel = try #require(report.cpiTotals.first { $0.network == "pixelreach" })
+        #expect(adnova.cpi == 5)
+        #expect(pixel.cpi == 15)
+        let all = try #require(report.cpiTotals.first { $0.network == "all" })
+        #expect(all.spend == 40)
+        #expect(all.blendedCpi == 10)
+        #expect(adnova.ctr == 0.05)
+    }
+
+    @Test("D1 retention counts cohort users active on the next calendar day")
+    func dayOneRetention() throws {
+        let report = try ReportFixture.handComputed().report(ReportRequest(breakdowns: [.network]))
+        let d1 = try #require(report.retention.first { $0.mode == "classic" && $0.network == "all" && $0.day == 1 })
+        #expect(d1.cohortSize == 4)
+        #expect(d1.retained == 1)
+        #expect(d1.rate == 0.25)
+        let adnova = try #require(report.retention.first { $0.mode == "classic" && $0.network == "adnova" && $0.day == 1 })
+        #expect(adnova.rate == 0.5)
+        // The last data date is 03-05: day 5 of the 03-01 cohort is immature, so it is missing, not 0.
+        #expect(!report.retention.contains { $0.day == 5 })
+    }
+
+    @Test("LTV is cumulative revenue over cohort installs, per network and for all networks")
+    func ltvCurve() throws {
+        let report = try ReportFixture.handComputed().report()
+        func ltv(_ network: String, _ day: Int) -> Double? {
+            report.ltv.first { $0.network == network && $0.day == day && !$0.projected }?.ltv
+        }
+        #expect(ltv("adnova", 0) == 2)
+        #expect(ltv("pixelreach", 1) == 0)
+        #expect(ltv("pixelreach", 2) == 1)
+        #expect(ltv("all", 2) == 1.5)
+        let network = try #require(report.networks.first { $0.network == "adnova" })
+        #expect(network.cpi == 5)
+        #expect(network.installs == 2)
+    }
+
+    @Test("the funnel lists every step overall; --by country adds one block per country")
+    func funnelBreakdowns() throws {
+        let f = try ReportFixture.handComputed()
+        let overall = try f.report()
+        #expect(overall.funnel.allSatisfy { $0.country == "all" && $0.network == "all" })
+        #expect(overall.funnel.first { $0.stepIndex == 0 }?.users == 4)
+        #expect(overall.funnel.first { $0.stepIndex == 1 }?.users == 2)
+        let byCountry = try f.report(ReportRequest(breakdowns: [.country]))
+        #expect(byCountry.funnel.first { $0.country == "DE" && $0.stepIndex == 0 }?.users == 3)
+        #expect(!byCountry.funnel.contains { $0.network != "all" })
+        #expect(byCountry.scope.notes.contains { $0.contains("per network only") })
+    }
+
+    @Test("--from/--to limit the retention triangle and spend by date")
+    func dateScope() throws {
+        let report = try ReportFixture.handComputed().report(ReportRequest(from: "2024-03-02", to: "2024-03-31"))
+        #expect(report.retention.isEmpty)
+        #expect(report.cpi.isEmpty)
+        #expect(report.scope.notes.contains { $0.contains("--from/--to") })
+    }
+
+    @Test("friction is reported as not computed while its table does not exist")
+    func frictionNotComputed() throws {
+        let report = try ReportFixture.handComputed().report()
+        #expect(report.friction.status == .notComputed)
+        #expect(TextRenderer.render(report).contains("Not computed yet"))
+    }
+
+    @Test("CSV files carry the fixture's values: fractions for rates, empty cells for undefined values")
+    func csvValues() throws {
+        let report = try ReportFixture.handComputed().report()
+        let files = Dictionary(uniqueKeysWithValues: CSVRenderer.render(report).map { ($0.name, $0.contents) })
+        let networks = try #require(files["networks.csv"])
+        #expect(networks.contains("\r\nadnova,2,2,10,5,"))
+        let retention = try #require(files["retention.csv"])
+        #expect(retention.contains("classic,2024-03-01,all,4,1,1,0.25\r\n"))
+    }
+}

@@ -56,6 +56,9 @@ let package = Package(
             "FunnelIngest", "FunnelCore", "PostgresClient", "TestSupport",
         ]),
         .testTarget(name: "FunnelCLITests", dependencies: ["TestSupport", "PostgresClient"]),
+        .testTarget(name: "FunnelDashboardTests", dependencies: [
+            "FunnelCompute", "FunnelIngest", "FunnelCore", "FunnelGenerate", "PostgresClient", "TestSupport",
+        ]),
     ]
 )
 

@@ -50,7 +50,7 @@ struct RunCommand: ParsableCommand {
     var workers = 2
 
     @Option(help: ArgumentHelp("Seconds a worker's claim on a file lasts without renewal; a killed run's file is taken over after it.", valueName: "seconds"))
-    var lease: Double = 30
+    var lease: Double = 60
 
     @Option(help: ArgumentHelp("Configuration file (TOML), as for funnel compute.", valueName: "file"))
     var config: String?

@@ -215,4 +215,49 @@ struct BatchRunTests {
         let connection = try fixture.settings.connect()
         #expect(try connection.query("select count(*)::bigint from raw_installs").scalar(Int64.self) == 20)
     }
+    @Test("the database restarted during ingest: the run retries the step and completes without loss")
+    func databaseRestartedDuringRun() throws {
+        let directory = try TestCluster.makeTemporaryDirectory(prefix: "funnel-run-cluster")
+        let cluster = EmbeddedCluster(directory: directory)
+        defer {
+            _ = try? cluster.stop()
+            try? FileManager.default.removeItem(at: directory)
+        }
+        _ = try cluster.start()
+        let fixture = try BatchFixture(settings: ConnectionSettings(conninfo: cluster.conninfo, searchPath: ["funnel", "public"]))
+        defer { fixture.remove() }
+        let generated = try Generator.run(GeneratorOptions(outputDirectory: fixture.inbox.path, users: 4_000, days: 20, seed: 9))
+        try FileManager.default.removeItem(atPath: generated.truthPath)
+        let old = Date().addingTimeInterval(-60)
+        for file in generated.files {
+            try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: fixture.inbox.appending(path: file.name).path)
+        }
+        let process = try FunnelExecutable.start(fixture.arguments(["--lease", "5", "--workers", "1", "--retry-for", "60"]))
+        var caught = false
+        let deadline = Date().addingTimeInterval(120)
+        while Date() < deadline, process.isRunning, !caught {
+            if let watcher = try? fixture.settings.connect(),
+               (try? watcher.query("select count(*)::bigint from ingest_files where status = 'loading'").scalar(Int64.self)) ?? 0 > 0 {
+                caught = true
+            } else {
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+        }
+        #expect(caught, "the run was caught during ingest")
+        _ = try cluster.stop()
+        Thread.sleep(forTimeInterval: 1)
+        _ = try cluster.start()
+        process.waitUntilExit()
+        let stderr = String(decoding: (process.standardError as! Pipe).fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 0, "\(stderr)")
+        #expect(stderr.contains("transient database error, retrying"))
+        let connection = try fixture.settings.connect()
+        for file in generated.files {
+            let counts = try connection.query("""
+                select rows_loaded + duplicates + rejected from ingest_files where path = $1 and status = 'loaded'
+                """, [fixture.inbox.appending(path: file.name).path]).map { try $0.decode(Int64.self, at: 0) }
+            #expect(counts == [Int64(file.rows)], "\(file.name) loaded once, every row accounted for")
+        }
+        #expect(FileManager.default.fileExists(atPath: fixture.reports.appending(path: "latest/run.json").path))
+    }
 }

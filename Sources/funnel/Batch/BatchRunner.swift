@@ -72,7 +72,9 @@ struct BatchRunner {
             let ingest = IngestRun(settings: settings, kind: nil, assumeTimeZone: nil, workers: options.workers,
                                    workerOptions: WorkerOptions(leaseSeconds: options.leaseSeconds, pollSeconds: 0.2))
             reports = try step("ingest") {
-                try ingest.run(files: scan.ready, stop: stop, progress: IngestProgress(), logger: logger)
+                // Retake the lock first when a lost connection released it.
+                try session.ensure()
+                return try ingest.run(files: scan.ready, stop: stop, progress: IngestProgress(), logger: logger)
             }
         }
         if stop.isSet { throw CommandFailure("interrupted: the next run finishes the job (files not loaded stay in the inbox)") }

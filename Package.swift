@@ -57,6 +57,9 @@ let package = Package(
         ]),
         .testTarget(name: "FunnelCLITests", dependencies: ["TestSupport", "PostgresClient"]),
         .testTarget(name: "FunnelReportsTests", dependencies: ["FunnelReports", "FunnelCompute", "FunnelCore", "PostgresClient", "TestSupport"]),
+        .testTarget(name: "FunnelDashboardTests", dependencies: [
+            "FunnelCompute", "FunnelIngest", "FunnelCore", "FunnelGenerate", "PostgresClient", "TestSupport",
+        ]),
     ]
 )
 

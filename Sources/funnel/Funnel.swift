@@ -9,7 +9,7 @@ struct Funnel: ParsableCommand {
         Database selection: --database-url, else DATABASE_URL, else libpq's PG* environment or \
         service file (PGHOST, PGSERVICE, ...), else the embedded cluster under FUNNEL_HOME.
 
-        Exit status: 0 success, 1 the job failed, 2 usage error (bad flags or configuration).
+        Exit status: 0 success, 1 the job failed, 2 usage error (bad flags or configuration), 75 another run or compute holds the lock.
         """,
         subcommands: [
             GenerateCommand.self,
@@ -20,6 +20,7 @@ struct Funnel: ParsableCommand {
             ComputeCommand.self,
             ReportCommand.self,
             DemoCommand.self,
+            RunCommand.self,
             BenchCommand.self,
         ]
     )

@@ -1,0 +1,209 @@
+import Foundation
+import FunnelCompute
+import FunnelCore
+import FunnelIngest
+import Logging
+import PostgresClient
+
+/// Where `funnel run` takes files from and puts things.
+struct BatchOptions: Sendable {
+    var inbox: URL
+    var reports: URL
+    var archive: URL?
+    var settleSeconds: Double
+    var recheckSeconds: Double
+    var workers: Int
+    var leaseSeconds: Double
+    var retry: RetryPolicy
+}
+
+/// Another `funnel run` holds the batch lock on this database.
+struct BatchBusy: Error {}
+
+/// The scheduled batch job: under the session advisory lock `funnel.run`, migrates, ingests
+/// what is new in the inbox, computes incrementally, writes the reports into a dated folder and
+/// repoints `latest`, then archives the loaded files. Every step is idempotent, so a run killed
+/// anywhere is completed by the next one; transient database errors are retried per step.
+struct BatchRunner {
+    static let lockKey = AdvisoryLockKey("funnel.run")
+
+    let settings: ConnectionSettings
+    let options: BatchOptions
+    let configuration: FunnelConfiguration
+    let reportWriter: any ReportWriter
+    let stop: StopFlag
+    let logger: Logger
+    private let retries = RetryCount()
+
+    init(settings: ConnectionSettings, options: BatchOptions, configuration: FunnelConfiguration,
+         reportWriter: any ReportWriter, stop: StopFlag, logger: Logger) {
+        self.settings = settings
+        self.options = options
+        self.configuration = configuration
+        self.reportWriter = reportWriter
+        self.stop = stop
+        self.logger = logger
+    }
+
+    func run() throws -> BatchSummary {
+        var summary = BatchSummary(status: "completed", startedAt: Date(), inbox: options.inbox.path)
+        let session = LockedSession(settings: settings, logger: logger)
+        defer { session.close() }
+        let folders = ReportFolders(root: options.reports)
+        _ = try step("lock") { try session.ensure() }
+        folders.removeLeftovers()
+        logger.info("run started", metadata: ["run.inbox": .string(options.inbox.path), "run.reports": .string(options.reports.path)])
+        _ = try step("migrate") { try Migrator().migrate(try session.ensure(), logger: logger) }
+
+        let excluded = [options.reports] + (options.archive.map { [$0] } ?? [])
+        let scan = try InboxScanner(inbox: options.inbox, excluded: excluded, settleSeconds: options.settleSeconds,
+                                    recheckSeconds: options.recheckSeconds).scan()
+        summary.stillWriting = scan.stillWriting
+        for path in scan.stillWriting {
+            logger.info("file still being written, left for a later run", metadata: ["file.path": .string(path)])
+        }
+        if scan.ready.isEmpty, try step("check", { try isUpToDate(session.ensure(), folders) }) {
+            return finish(&summary, status: "nothing_new")
+        }
+
+        var reports: [IngestRun.FileReport] = []
+        if !scan.ready.isEmpty {
+            logger.info("ingesting", metadata: ["run.files": "\(scan.ready.count)"])
+            let ingest = IngestRun(settings: settings, kind: nil, assumeTimeZone: nil, workers: options.workers,
+                                   workerOptions: WorkerOptions(leaseSeconds: options.leaseSeconds, pollSeconds: 0.2))
+            reports = try step("ingest") {
+                // Retake the lock first when a lost connection released it.
+                try session.ensure()
+                return try ingest.run(files: scan.ready, stop: stop, progress: IngestProgress(), logger: logger)
+            }
+        }
+        if stop.isSet { throw CommandFailure("interrupted: the next run finishes the job (files not loaded stay in the inbox)") }
+        record(reports, into: &summary)
+        if summary.totals.loaded == 0, summary.totals.failed == 0,
+           try step("check", { try isUpToDate(session.ensure(), folders) }) {
+            try archive(reports, &summary)
+            return finish(&summary, status: "nothing_new")
+        }
+
+        let engine = ComputeEngine(configuration: configuration, logger: logger)
+        summary.compute = try step("compute") {
+            try engine.run(try session.ensure(), options: ComputeOptions(waitForLock: true))
+        }
+        summary.computeRunId = try step("compute") { try lastComputeRun(session.ensure()) }
+        if stop.isSet { throw CommandFailure("interrupted after compute: the next run writes the reports") }
+
+        if summary.totals.failed > 0 { summary.status = "completed_with_errors" }
+        let started = summary.startedAt
+        var published = summary
+        let folder = try folders.publish(at: started) { partial, final in
+            published.reportsDirectory = final.path
+            published.finishedAt = Date()
+            published.retries = retries.value
+            try reportWriter.writeReports(into: partial, summary: published)
+        }
+        summary.reportsDirectory = folder.path
+        logger.info("reports written", metadata: ["run.reports_dir": .string(folder.path)])
+        try archive(reports, &summary)
+        return finish(&summary, status: summary.status)
+    }
+
+    /// Runs one step under the retry policy, reconnecting (and retaking the lock) as needed.
+    private func step<T>(_ name: String, _ body: () throws -> T) throws -> T {
+        try options.retry.run(name, logger: logger) { attempt in
+            if attempt > 1 { retries.add() }
+            return try body()
+        }
+    }
+
+    /// True when nothing waits to be computed and `latest` reflects the last compute.
+    private func isUpToDate(_ connection: PostgresConnection, _ folders: ReportFolders) throws -> Bool {
+        let dirty = try connection.query("select exists (select 1 from dirty_cohort_days)").scalar(Bool.self)
+        guard !dirty, let latest = folders.latestSummary() else { return false }
+        return latest.computeRunId == (try lastComputeRun(connection))
+    }
+
+    private func lastComputeRun(_ connection: PostgresConnection) throws -> Int64 {
+        try connection.query("select coalesce(max(run_id), 0)::bigint from compute_runs").scalar(Int64.self)
+    }
+
+    private func record(_ reports: [IngestRun.FileReport], into summary: inout BatchSummary) {
+        for report in reports {
+            summary.files.append(BatchSummary.File(
+                path: report.path, kind: report.kind, status: report.status.rawValue,
+                rowsLoaded: report.counts.rowsLoaded, duplicates: report.counts.duplicates,
+                rejected: report.counts.rejected, message: report.message))
+            summary.totals.files += 1
+            switch report.status {
+            case .loaded: summary.totals.loaded += 1
+            case .skipped: summary.totals.skipped += 1
+            default:
+                summary.totals.failed += 1
+                logger.error("file not loaded", metadata: ["file.path": .string(report.path), "file.status": .string(report.status.rawValue),
+                                                           "file.message": .string(report.message ?? "")])
+            }
+            summary.totals.rowsLoaded += report.counts.rowsLoaded
+            summary.totals.duplicates += report.counts.duplicates
+            summary.totals.rejected += report.counts.rejected
+        }
+    }
+
+    private func archive(_ reports: [IngestRun.FileReport], _ summary: inout BatchSummary) throws {
+        guard let root = options.archive else { return }
+        let archive = Archive(root: root, inbox: options.inbox)
+        for (index, report) in reports.enumerated() where report.status == .loaded || report.status == .skipped {
+            summary.files[index].archivedTo = try archive.move(report.path, at: summary.startedAt)
+        }
+    }
+
+    private func finish(_ summary: inout BatchSummary, status: String) -> BatchSummary {
+        summary.status = status
+        summary.retries = retries.value
+        let finished = Date()
+        summary.finishedAt = finished
+        summary.seconds = finished.timeIntervalSince(summary.startedAt)
+        logger.info("run finished", metadata: [
+            "run.status": .string(status), "run.files_loaded": "\(summary.totals.loaded)",
+            "run.rows_loaded": "\(summary.totals.rowsLoaded)", "run.seconds": .string(String(format: "%.2f", summary.seconds ?? 0)),
+        ])
+        return summary
+    }
+}
+
+/// The run's own database session: it holds the `funnel.run` advisory lock. After a lost
+/// connection it reconnects and retakes the lock (the server released it with the old session);
+/// if another run took it meanwhile, this run stops as busy.
+final class LockedSession {
+    private let settings: ConnectionSettings
+    private let logger: Logger
+    private var connection: PostgresConnection?
+
+    init(settings: ConnectionSettings, logger: Logger) {
+        self.settings = settings
+        self.logger = logger
+    }
+
+    /// The locked session, reconnected first when the connection broke.
+    @discardableResult
+    func ensure() throws -> PostgresConnection {
+        if let connection {
+            if connection.isHealthy, (try? connection.query("select 1")) != nil { return connection }
+            self.connection = nil
+            logger.info("database connection lost; reconnecting")
+        }
+        let fresh = try settings.connect(logger: logger)
+        guard try fresh.tryAdvisoryLock(BatchRunner.lockKey) else { throw BatchBusy() }
+        connection = fresh
+        return fresh
+    }
+
+    func close() {
+        if let connection, connection.isHealthy { _ = try? connection.advisoryUnlock(BatchRunner.lockKey) }
+        connection = nil
+    }
+}
+
+/// How many step attempts were retries (the runner's steps run one at a time on one thread).
+private final class RetryCount {
+    private(set) var value = 0
+    func add() { value += 1 }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import FunnelCompute
+import FunnelCore
+import FunnelGenerate
+import FunnelIngest
+import Logging
+import PostgresClient
+import TestSupport
+import Testing
+
+/// One database per test process filled the way production fills it: `funnel generate` data
+/// (2,000 users over 45 days) loaded by the ingest queue and computed by the compute engine.
+/// Tests only read it.
+enum PopulatedDatabase {
+    static var settings: ConnectionSettings {
+        get throws { try shared.get() }
+    }
+
+    private static let shared: Result<ConnectionSettings, any Error> = Result {
+        let settings = try TestCluster.freshDatabase(migrated: true)
+        let directory = try TestCluster.makeTemporaryDirectory(prefix: "funnel-dash-data")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let generated = try Generator.run(GeneratorOptions(outputDirectory: directory.path, users: 2_000, days: 45, seed: 11))
+        let files = generated.files.map { directory.appending(path: $0.name).path }
+        let logger = Logger(label: "funnel.test")
+        _ = try IngestRun(settings: settings, kind: nil, assumeTimeZone: nil, workers: 2)
+            .run(files: files, stop: StopFlag(), progress: IngestProgress(), logger: logger)
+        let connection = try settings.connect()
+        _ = try ComputeEngine(configuration: FunnelConfiguration()).run(connection, options: ComputeOptions(full: true))
+        return settings
+    }
+
+    /// The dash_* views of the schema, from the catalog.
+    static func dashViews(_ connection: PostgresConnection) throws -> [String] {
+        try connection.query("""
+            select c.relname from pg_class c
+            where c.relnamespace = current_schema()::regnamespace and c.relkind = 'v' and c.relname like 'dash\\_%'
+            order by c.relname
+            """).map { try $0.decode(String.self, at: 0) }
+    }
+}
+
+/// Runs a statement and expects PostgreSQL to refuse it for lack of privilege (SQLSTATE 42501).
+func expectRefused(_ connection: PostgresConnection, _ sql: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    do {
+        try connection.execute(sql)
+        Issue.record("not refused: \(sql)", sourceLocation: sourceLocation)
+    } catch let error as PostgresError {
+        #expect(error.sqlState?.rawValue == "42501", "\(sql): \(error)", sourceLocation: sourceLocation)
+    } catch {
+        Issue.record("\(sql): \(error)", sourceLocation: sourceLocation)
+    }
+}

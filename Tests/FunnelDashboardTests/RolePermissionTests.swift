@@ -1,0 +1,96 @@
+import FunnelCompute
+import PostgresClient
+import TestSupport
+import Testing
+
+@Suite("The read-only dashboard role")
+struct RolePermissionTests {
+    static let expectedViews = ["dash_acquisition", "dash_funnel", "dash_kfactor", "dash_ltv_cpi", "dash_networks",
+                                "dash_retention", "dash_retention_summary"]
+
+    @Test("funnel_dashboard reads every dash view")
+    func readsEveryDashView() throws {
+        let connection = try PopulatedDatabase.settings.connect()
+        let views = try PopulatedDatabase.dashViews(connection)
+        #expect(Set(Self.expectedViews).isSubset(of: Set(views)))
+        try connection.execute("set role funnel_dashboard")
+        for view in views {
+            let quoted = try connection.quoteIdentifier(view)
+            let rows = try connection.query("select count(*)::bigint from \(quoted)").scalar(Int64.self)
+            #expect(rows >= 0, "\(view)")
+        }
+        #expect(try connection.query("select count(*)::bigint from dash_acquisition").scalar(Int64.self) > 0)
+    }
+
+    @Test("funnel_dashboard is refused raw, intermediate, mart and bookkeeping tables")
+    func refusedEverythingElse() throws {
+        let connection = try PopulatedDatabase.settings.connect()
+        let tables = try connection.query("""
+            select c.relname from pg_class c
+            where c.relnamespace = current_schema()::regnamespace and c.relkind in ('r', 'p', 'v', 'm')
+              and c.relname not like 'dash\\_%'
+            order by c.relname
+            """).map { try $0.decode(String.self, at: 0) }
+        for expected in ["raw_installs", "fct_cpi", "fct_networks", "int_user_facts", "ingest_files", "ingest_rejects",
+                         "schema_migrations", "compute_runs"] {
+            #expect(tables.contains(expected), "\(expected) exists")
+        }
+        try connection.execute("set role funnel_dashboard")
+        for table in tables {
+            expectRefused(connection, "select 1 from \(try connection.quoteIdentifier(table)) limit 1")
+        }
+        expectRefused(connection, "select ensure_month_partitions('raw_installs', '2030-01-01', '2030-02-01')")
+    }
+
+    @Test("funnel_dashboard cannot write through a dash view")
+    func cannotWrite() throws {
+        let connection = try PopulatedDatabase.settings.connect()
+        try connection.execute("set role funnel_dashboard")
+        expectRefused(connection, "insert into dash_kfactor (app_id, network) values ('x', 'y')")
+        expectRefused(connection, "update dash_networks set verdict = 'cut'")
+        expectRefused(connection, "delete from dash_retention")
+        expectRefused(connection, "delete from dash_acquisition")
+    }
+
+    @Test("funnel_dashboard cannot create objects in the funnel or public schema")
+    func cannotCreate() throws {
+        let connection = try PopulatedDatabase.settings.connect()
+        try connection.execute("set role funnel_dashboard")
+        expectRefused(connection, "create table funnel.x (id integer)")
+        expectRefused(connection, "create table public.x (id integer)")
+        expectRefused(connection, "create view funnel.dash_mine as select 1 as one")
+        expectRefused(connection, "create schema mine")
+    }
+
+    @Test("tables created after the migration are not readable by funnel_dashboard")
+    func futureTablesNotLeaked() throws {
+        let connection = try TestCluster.freshDatabase(migrated: true).connect()
+        try connection.execute("create table funnel.fct_later (id integer); create view funnel.dash_later as select 1 as one")
+        try connection.execute("set role funnel_dashboard")
+        expectRefused(connection, "select * from funnel.fct_later")
+        expectRefused(connection, "select * from funnel.dash_later")
+    }
+
+    @Test("migrating again (another database, same cluster) keeps the role and its grants")
+    func migrationIsIdempotentAcrossDatabases() throws {
+        let first = try TestCluster.freshDatabase(migrated: true)
+        let second = try TestCluster.freshDatabase(migrated: true)
+        for settings in [first, second] {
+            let connection = try settings.connect()
+            try Migrator().migrate(connection)
+            #expect(try connection.query("select rolcanlogin from pg_roles where rolname = 'funnel_dashboard'").scalar(Bool.self) == false)
+            try connection.execute("set role funnel_dashboard")
+            #expect(try connection.query("select count(*)::bigint from dash_networks").scalar(Int64.self) == 0)
+        }
+    }
+
+    @Test("funnel_dashboard reads dash_friction when the friction marts are present",
+          .enabled(if: Migration.all.contains { $0.sql.contains("create view dash_friction") }))
+    func readsFriction() throws {
+        let connection = try PopulatedDatabase.settings.connect()
+        guard try connection.query("select to_regclass('fct_friction_impact') is not null").scalar(Bool.self) else { return }
+        try connection.execute("set role funnel_dashboard")
+        _ = try connection.query("select count(*)::bigint from dash_friction").scalar(Int64.self)
+        expectRefused(connection, "select 1 from fct_friction_impact")
+    }
+}

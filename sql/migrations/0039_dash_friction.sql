@@ -1,0 +1,19 @@
+-- 0039_dash_friction: onboarding friction for dashboards, flagged findings first, ranked by the
+-- users they cost. Grants the read-only role funnel_dashboard (0031) SELECT on it.
+-- Grain: one row per (app_id, screen, friction_type).
+-- Columns: app_id, screen, friction_type, users_hit, users_not_hit, share_hit, dropoff_hit,
+-- dropoff_not_hit, relative_risk, p_value, q_value, users_lost, flagged, rank.
+-- Reads: fct_friction_impact.
+create view dash_friction as
+select f.app_id, f.screen, f.friction_type, f.users_hit, f.users_not_hit,
+       case when f.users_hit + f.users_not_hit > 0
+            then f.users_hit::double precision / (f.users_hit + f.users_not_hit) end as share_hit,
+       f.dropoff_hit, f.dropoff_not_hit, f.relative_risk, f.p_value, f.q_value, f.users_lost,
+       f.flagged, f.rank
+from fct_friction_impact f;
+
+do $$
+begin
+    execute format('grant select on %I.dash_friction to funnel_dashboard', current_schema());
+end
+$$;

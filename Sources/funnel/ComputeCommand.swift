@@ -61,55 +61,34 @@ struct ComputeCommand: ParsableCommand {
         let (connection, _) = try database.connect(logger: logger)
         let options = ComputeOptions(full: full, from: from.flatMap(PostgresDate.init),
                                      to: to.flatMap(PostgresDate.init), waitForLock: wait)
-        let summary: ComputeSummary?
-        let frictionScope: FrictionScope?
+        let result: ComputeJob.Result?
         do {
-            frictionScope = try dirtyFrictionScope(connection)
-            summary = try ComputeEngine(configuration: configuration, logger: logger).run(connection, options: options)
+            result = try ComputeJob(configuration: configuration, logger: logger).run(connection, options: options)
         } catch let error as ComputeError {
             throw CommandFailure.usage(error.message)
         } catch let error as PostgresError where error.sqlState == "42P01" {
             throw CommandFailure("the schema is missing or out of date (\(error.message)); run 'funnel migrate' first")
         }
-        guard let summary else {
+        guard let result else {
             throw CommandFailure("another compute is running on this database; try again when it finishes, or pass --wait",
                                  exitStatus: ExitStatus.busy)
         }
-        var friction: FrictionSummary?
-        if let frictionScope {
-            friction = try connection.withAdvisoryLock(AdvisoryLockKey("funnel.friction")) {
-                try FrictionComputation().run(on: connection, scope: frictionScope, logger: logger)
-            }
-        }
+        let summary = result.compute
         if json {
-            try printJSON(ComputeOutput(compute: summary, friction: friction))
+            try printJSON(ComputeOutput(compute: summary, friction: result.friction))
             return
         }
         print("compute \(summary.mode)\(summary.configurationChanged ? " (configuration changed)" : ""): "
             + "\(summary.cohortDaysRebuilt) cohort day(s), \(summary.usersRebuilt) user(s) rebuilt in "
             + String(format: "%.2f s", summary.seconds))
         print("days counted as \(summary.dayRule), time zone \(summary.timeZone)")
-        if let friction {
+        if let friction = result.friction {
             print("friction: \(friction.sessionsScanned) session(s) scanned, \(friction.pairsTested) (screen, type) pair(s) "
                 + "tested, \(friction.flagged.count) flagged" + String(format: " in %.2f s", friction.episodeSeconds + friction.impactSeconds))
         }
         if !summary.failedChecks.isEmpty {
             print("warning: invariant checks found offending rows: \(summary.failedChecks.joined(separator: ", "))")
         }
-    }
-
-    /// The telemetry the friction step must look at again: everything on a full run; otherwise the
-    /// sessions from the earliest cohort day new data touched (a day earlier, for time zones) on;
-    /// nil when nothing is dirty. Read before compute drains the dirty ledger.
-    private func dirtyFrictionScope(_ connection: PostgresConnection) throws -> FrictionScope? {
-        let start = from.flatMap(PostgresDate.init)
-        let end = to.flatMap(PostgresDate.init)
-        if full { return FrictionScope(from: start, to: end) }
-        let earliest = try connection.query("""
-            select (min(cohort_date) - 1)::date from dirty_cohort_days
-            where ($1::date is null or cohort_date >= $1) and ($2::date is null or cohort_date <= $2)
-            """, [start, end]).scalar(PostgresDate?.self)
-        return earliest.map { FrictionScope(from: $0, to: end) }
     }
 
     /// The configuration from --config, else the first default location that exists, else defaults.

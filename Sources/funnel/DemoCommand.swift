@@ -68,8 +68,8 @@ struct DemoCommand: ParsableCommand {
         }
         step(4, "computing the metrics")
         let configuration = try ComputeCommand.loadConfiguration(path: nil)
-        guard let summary = try ComputeEngine(configuration: configuration, logger: logger)
-            .run(connection, options: ComputeOptions(waitForLock: true)) else {
+        guard let summary = try ComputeJob(configuration: configuration, logger: logger)
+            .run(connection, options: ComputeOptions(waitForLock: true))?.compute else {
             throw CommandFailure("another compute is running on this database; try again when it finishes", exitStatus: ExitStatus.busy)
         }
         note("\(summary.mode): \(summary.cohortDaysRebuilt) cohort day(s) rebuilt in " + String(format: "%.1f s", summary.seconds))

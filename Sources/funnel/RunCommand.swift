@@ -85,7 +85,7 @@ struct RunCommand: ParsableCommand {
         let signals = SignalWatcher(stop: stop, logger: logger)
         defer { signals.cancel() }
         let runner = BatchRunner(settings: settings, options: options, configuration: configuration,
-                                 reportWriter: RunSummaryReportWriter(), stop: stop, logger: logger)
+                                 reportWriter: FullReportWriter(settings: settings), stop: stop, logger: logger)
         let summary: BatchSummary
         do {
             summary = try runner.run()

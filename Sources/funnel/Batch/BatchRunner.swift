@@ -30,13 +30,13 @@ struct BatchRunner {
     let settings: ConnectionSettings
     let options: BatchOptions
     let configuration: FunnelConfiguration
-    let reportWriter: any ReportWriter
+    let reportWriter: any RunReportWriter
     let stop: StopFlag
     let logger: Logger
     private let retries = RetryCount()
 
     init(settings: ConnectionSettings, options: BatchOptions, configuration: FunnelConfiguration,
-         reportWriter: any ReportWriter, stop: StopFlag, logger: Logger) {
+         reportWriter: any RunReportWriter, stop: StopFlag, logger: Logger) {
         self.settings = settings
         self.options = options
         self.configuration = configuration
@@ -85,9 +85,9 @@ struct BatchRunner {
             return finish(&summary, status: "nothing_new")
         }
 
-        let engine = ComputeEngine(configuration: configuration, logger: logger)
+        let job = ComputeJob(configuration: configuration, logger: logger)
         summary.compute = try step("compute") {
-            try engine.run(try session.ensure(), options: ComputeOptions(waitForLock: true))
+            try job.run(try session.ensure(), options: ComputeOptions(waitForLock: true))?.compute
         }
         summary.computeRunId = try step("compute") { try lastComputeRun(session.ensure()) }
         if stop.isSet { throw CommandFailure("interrupted after compute: the next run writes the reports") }

@@ -1,15 +1,23 @@
 import Foundation
+import FunnelReports
+import PostgresClient
 
 /// Writes the reports of one `funnel run` into the dated folder it is given. The CLI supplies
 /// it, so the batch job does not depend on how reports are made.
-protocol ReportWriter: Sendable {
+protocol RunReportWriter: Sendable {
     func writeReports(into directory: URL, summary: BatchSummary) throws
 }
 
-/// The report step while `funnel report` is not wired in: writes only `run.json`, the run's
-/// summary (what was loaded, what compute did).
-struct RunSummaryReportWriter: ReportWriter {
+/// The report step of `funnel run`: every report format (as `funnel report --format
+/// text,csv,html,json` writes them) and `run.json`, the run's summary (what was loaded, what
+/// compute did).
+struct FullReportWriter: RunReportWriter {
+    let settings: ConnectionSettings
+
     func writeReports(into directory: URL, summary: BatchSummary) throws {
+        let connection = try settings.connect()
+        let report = try ReportCommand.read(ReportRequest(), connection: connection)
+        _ = try ReportCommand.write(report, formats: ReportFormat.allCases, to: directory.path)
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]

@@ -26,7 +26,7 @@ enum PopulatedDatabase {
         _ = try IngestRun(settings: settings, kind: nil, assumeTimeZone: nil, workers: 2)
             .run(files: files, stop: StopFlag(), progress: IngestProgress(), logger: logger)
         let connection = try settings.connect()
-        _ = try ComputeEngine(configuration: FunnelConfiguration()).run(connection, options: ComputeOptions(full: true))
+        _ = try ComputeJob(configuration: FunnelConfiguration()).run(connection, options: ComputeOptions(full: true))
         return settings
     }
 

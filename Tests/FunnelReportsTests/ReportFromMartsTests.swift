@@ -66,7 +66,7 @@ struct ReportFromMartsTests {
         #expect(report.scope.notes.contains { $0.contains("--from/--to") })
     }
 
-    @Test("friction is reported as not computed while its table does not exist")
+    @Test("friction is reported as not computed while the app has no friction results (no ux telemetry)")
     func frictionNotComputed() throws {
         let report = try ReportFixture.handComputed().report()
         #expect(report.friction.status == .notComputed)

@@ -1,3 +1,4 @@
--- friction_available: whether the friction mart exists yet (it is built by a later migration).
--- Grain: one row. Reads: the catalog.
-select to_regclass('funnel.fct_friction_impact') is not null as available;
+-- friction_available: whether friction results exist for the app (they need UI telemetry, the
+-- `ux` files, and a compute after it).
+-- Grain: one row. Reads: fct_friction_impact.
+select exists (select 1 from fct_friction_impact where app_id = $1) as available;

@@ -142,7 +142,7 @@ public struct NetworkRow: Sendable, Codable, Equatable {
 
 /// Onboarding friction: whether it has been computed, and its rows (friction.csv).
 public struct FrictionSection: Sendable, Codable, Equatable {
-    /// Whether the friction analysis exists in this database yet.
+    /// Whether friction results exist for the app yet (they need `ux` telemetry and a compute).
     public enum Status: String, Sendable, Codable {
         case computed
         case notComputed = "not_computed"

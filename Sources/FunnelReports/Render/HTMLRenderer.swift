@@ -61,7 +61,7 @@ public enum HTMLRenderer {
                  Formatting.money($0.viralAdjustedCpi)]
             }))
         body += section("Onboarding friction", report.friction.status == .notComputed
-            ? "<p>Not computed yet in this database.</p>"
+            ? "<p>Not computed yet: ingest UI telemetry (ux files), then run funnel compute.</p>"
             : table(["screen", "friction", "users hit", "drop-off hit", "drop-off not hit", "relative risk", "q", "users lost", "flagged"],
                     report.friction.rows.map {
                         [$0.screen, $0.frictionType, Formatting.grouped($0.usersHit), Formatting.percent($0.dropoffHit),

@@ -62,7 +62,7 @@ public enum TextRenderer {
         }
         switch report.friction.status {
         case .notComputed:
-            out.line("  Friction: not computed yet in this database.")
+            out.line("  Friction: no results yet (ingest ux telemetry files, then run funnel compute).")
         case .computed where advice.topFriction.isEmpty:
             out.line("  Friction: nothing flagged (no significant drop-off linked to UI telemetry).")
         case .computed:
@@ -186,7 +186,7 @@ public enum TextRenderer {
     private static func friction(_ report: Report, _ out: inout TextBuilder) {
         out.section("ONBOARDING FRICTION")
         guard report.friction.status == .computed else {
-            out.line("  Not computed yet in this database (friction analysis arrives with a later migration).")
+            out.line("  Not computed yet: ingest UI telemetry (ux files), then run funnel compute.")
             return
         }
         guard !report.friction.rows.isEmpty else {

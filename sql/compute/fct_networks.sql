@@ -87,15 +87,15 @@ select d.app_id, d.network, d.installs, d.paid_installs, d.spend, d.cpi, d.ltv_d
                         to_char(d.cpi, 'FM999990.00'),
                         case when d.ratio >= d.dd and d.low_ratio >= 1
                                   then format('at least %sx and even the low end pays back: double down',
-                                              to_char(d.dd, 'FM990.0#'))
+                                              trim_scale(round(d.dd::numeric, 2))::text)
                              when d.ratio < d.cut and d.high_ratio < 1
                                   then format('under %sx and even the high end does not pay back: cut',
-                                              to_char(d.cut, 'FM990.0#'))
+                                              trim_scale(round(d.cut::numeric, 2))::text)
                              when d.ratio >= d.dd
                                   then 'strong but uncertain (the low end does not pay back): hold'
                              when d.ratio < d.cut
                                   then 'weak but uncertain (the high end pays back): hold'
-                             else format('between %sx and %sx: hold', to_char(d.cut, 'FM990.0#'),
-                                         to_char(d.dd, 'FM990.0#')) end)
+                             else format('between %sx and %sx: hold', trim_scale(round(d.cut::numeric, 2))::text,
+                                         trim_scale(round(d.dd::numeric, 2))::text) end)
        end
 from decided d;

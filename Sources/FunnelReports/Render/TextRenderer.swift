@@ -138,7 +138,10 @@ public enum TextRenderer {
         let rows = networks.map { network -> [String] in
             let points = report.ltv.filter { $0.network == network }
             let observed = points.filter { !$0.projected }
-            let last = observed.max { $0.day < $1.day }
+            // The last day a good share of the installs is mature for: later days rest on the
+            // first few cohorts only, and their LTV says little about the network.
+            let mostInstalls = observed.compactMap(\.installs).max() ?? 0
+            let last = observed.filter { Double($0.installs ?? 0) >= 0.3 * Double(mostInstalls) }.max { $0.day < $1.day }
             var row = [network, Formatting.money(observed.first { $0.day == 7 }?.ltv),
                        Formatting.money(observed.first { $0.day == 30 }?.ltv),
                        last.map { "\(Formatting.money($0.ltv)) (d\($0.day))" } ?? Formatting.missing]
@@ -152,6 +155,7 @@ public enum TextRenderer {
             return row
         }
         out.table(["network", "D7", "D30", "latest"] + horizons.flatMap { $0 == 180 ? ["D180 proj", "D180 interval"] : ["D\($0) proj"] }, rows)
+        out.line("  latest: the last observed day that at least 30% of the installs are mature for.")
         let models = report.ltvModels.filter { $0.a != nil }
         if let model = models.first {
             out.wrapped("Projection: \(model.model) fitted per network on log-log (e.g. \(model.network): a = "

@@ -1,7 +1,7 @@
 # funnel: build, test, demo and benchmark. `make test` and `make demo` work on a fresh
 # Debian/Ubuntu machine with a Swift toolchain: they install what is missing first.
 SWIFT ?= swift
-APT_PACKAGES := postgresql libpq-dev zlib1g-dev pkg-config
+APT_PACKAGES := postgresql libpq-dev zlib1g-dev pkg-config chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RELEASE_BIN := .build/release/funnel
 BENCH_EVENTS ?= 10000000

@@ -9,28 +9,27 @@ with hits as (
     from fct_friction_episodes
     where app_id = any ($1::text[])
 ),
-reached_outcomes as (
-    select r.app_id, r.screen, r.user_id, o.dropped, o.d1_dropped
+screen_totals as (
+    select r.app_id, r.screen,
+           count(*) as users,
+           count(*) filter (where o.dropped) as dropped,
+           count(*) filter (where o.d1_dropped is not null) as d1_users,
+           count(*) filter (where o.d1_dropped) as d1_dropped
     from friction_reached r
     join friction_user_outcomes o on o.app_id = r.app_id and o.user_id = r.user_id
+    group by r.app_id, r.screen
 ),
-screen_totals as (
-    select app_id, screen,
-           count(*) as users,
-           count(*) filter (where dropped) as dropped,
-           count(*) filter (where d1_dropped is not null) as d1_users,
-           count(*) filter (where d1_dropped) as d1_dropped
-    from reached_outcomes
-    group by app_id, screen
-),
+-- Joined to the keyed work tables directly (not through a shared CTE, which PostgreSQL would
+-- materialise without an index and scan once per hit).
 hit_totals as (
     select h.app_id, h.screen, h.friction_type,
            count(*) as users,
-           count(*) filter (where ro.dropped) as dropped,
-           count(*) filter (where ro.d1_dropped is not null) as d1_users,
-           count(*) filter (where ro.d1_dropped) as d1_dropped
+           count(*) filter (where o.dropped) as dropped,
+           count(*) filter (where o.d1_dropped is not null) as d1_users,
+           count(*) filter (where o.d1_dropped) as d1_dropped
     from hits h
-    join reached_outcomes ro on ro.app_id = h.app_id and ro.screen = h.screen and ro.user_id = h.user_id
+    join friction_reached r on r.app_id = h.app_id and r.screen = h.screen and r.user_id = h.user_id
+    join friction_user_outcomes o on o.app_id = h.app_id and o.user_id = h.user_id
     group by h.app_id, h.screen, h.friction_type
 )
 select h.app_id, h.screen, h.friction_type,

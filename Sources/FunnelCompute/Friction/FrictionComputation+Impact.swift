@@ -8,10 +8,11 @@ extension FrictionComputation {
     func recomputeImpact(on connection: PostgresConnection, apps: [String], summary: inout FrictionSummary) throws {
         try connection.query(SQLCatalog.text("friction/delete_app_results.sql"), [apps])
         guard !apps.isEmpty else { return }
-        try connection.query(SQLCatalog.text("friction/reached_screens.sql"), [apps])
-        try connection.query(SQLCatalog.text("friction/user_outcomes.sql"))
         // Fresh temporary tables have no statistics; without them the planner picks nested loops.
-        try connection.execute("analyze friction_reached, friction_user_outcomes")
+        try connection.query(SQLCatalog.text("friction/reached_screens.sql"), [apps])
+        try connection.execute("analyze friction_reached")
+        try connection.query(SQLCatalog.text("friction/user_outcomes.sql"))
+        try connection.execute("analyze friction_user_outcomes")
         let rows = try connection.query(SQLCatalog.text("friction/impact_counts.sql"), [apps])
         var byApp: [String: [(screen: String, type: String, counts: FrictionCounts, d1: FrictionCounts)]] = [:]
         for row in rows {

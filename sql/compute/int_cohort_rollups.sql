@@ -1,7 +1,8 @@
 -- int_cohort_rollups: rebuilds the three cohort rollups for the scope's cohort days from the
 -- user facts and the scope users' days. Day rows are sparse (no row = zero on a mature day);
 -- each user adds one last_active_users count at least(last active day, max_day), from which
--- rolling retention is derived.
+-- rolling retention is derived. Day rows whose every count and sum is zero are not kept (a missing
+-- row reads as zero), so folding in new rows (delta_rollups) can drop cells that become empty.
 -- Grain: int_cohort_rollup (app_id, cohort_date, network, campaign, country, platform);
 -- int_cohort_day_rollup the same plus day_n; int_cohort_bracket_rollup plus bracket_index.
 -- Reads: compute_scope, int_user_facts, scope_user_days, compute_settings.
@@ -56,7 +57,9 @@ insert into int_cohort_day_rollup
 select app_id, cohort_date, network, campaign, country, platform, day_n,
        sum(active_users), sum(last_active_users), sum(revenue_usd), sum(payers), sum(new_payers)
 from contributions
-group by app_id, cohort_date, network, campaign, country, platform, day_n;
+group by app_id, cohort_date, network, campaign, country, platform, day_n
+having sum(active_users) <> 0 or sum(last_active_users) <> 0 or sum(revenue_usd) <> 0 or sum(payers) <> 0
+    or sum(new_payers) <> 0;
 
 with brackets as (
     select b.bracket, b.bracket_index::integer - 1 as bracket_index

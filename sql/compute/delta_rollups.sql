@@ -3,8 +3,10 @@
 -- scope_user_days) added, with the rules of int_cohort_rollups; cells left without contributions
 -- are deleted, so the rollups equal a rebuild (whose day rows with only zeros are not kept). Cells
 -- whose difference is zero (the users' unchanged days) are left alone.
--- Grain: the rollups' own. Reads: delta_users, delta_old_facts, delta_old_days, int_user_facts,
--- scope_user_days, compute_settings.
+-- Only the days the window touched (and the days the user facts point at) are compared, so the
+-- cost follows the new rows, not the users' history.
+-- Grain: the rollups' own. Reads: delta_users, delta_old_facts, delta_old_days, delta_new_days,
+-- int_user_facts, scope_user_days, compute_settings.
 with changes as (
     select 1 as sign, f.*
     from int_user_facts f
@@ -71,10 +73,20 @@ with settings as (
     select -1, o.app_id, o.user_id, o.cohort_date, o.network, o.campaign, o.country, o.platform,
            o.first_purchase_day, o.last_active_day
     from delta_old_facts o
+), relevant as (
+    -- the days whose contribution can differ: the days the window touched and the old and new
+    -- first-purchase days (new payers); the other days of a user contribute the same before and after
+    select app_id, user_id, day_n from delta_new_days
+    union
+    select app_id, user_id, first_purchase_day from facts where first_purchase_day is not null
 ), days as (
-    select 1 as sign, d.app_id, d.user_id, d.day_n, d.active, d.revenue_usd, d.purchases from scope_user_days d
+    select 1 as sign, d.app_id, d.user_id, d.day_n, d.active, d.revenue_usd, d.purchases
+    from scope_user_days d
+    join relevant r on r.app_id = d.app_id and r.user_id = d.user_id and r.day_n = d.day_n
     union all
-    select -1, d.app_id, d.user_id, d.day_n, d.active, d.revenue_usd, d.purchases from delta_old_days d
+    select -1, d.app_id, d.user_id, d.day_n, d.active, d.revenue_usd, d.purchases
+    from delta_old_days d
+    join relevant r on r.app_id = d.app_id and r.user_id = d.user_id and r.day_n = d.day_n
 ), contributions as (
     select f.app_id, f.cohort_date, f.network, f.campaign, f.country, f.platform, d.day_n,
            f.sign * d.active::integer as active_users, 0 as last_active_users, f.sign * d.revenue_usd as revenue_usd,
@@ -119,15 +131,22 @@ with brackets as (
     union all
     select -1, o.app_id, o.user_id, o.cohort_date, o.network, o.campaign, o.country, o.platform
     from delta_old_facts o
+), touched as (
+    -- the brackets of the days the window touched; the user's other brackets are unchanged
+    select distinct d.app_id, d.user_id, b.bracket_index
+    from delta_new_days d
+    join brackets b on b.bracket @> d.day_n
 ), active_in_bracket as (
     select distinct 1 as sign, d.app_id, d.user_id, b.bracket_index
     from scope_user_days d
     join brackets b on b.bracket @> d.day_n
+    join touched t on t.app_id = d.app_id and t.user_id = d.user_id and t.bracket_index = b.bracket_index
     where d.active
     union all
     select distinct -1, d.app_id, d.user_id, b.bracket_index
     from delta_old_days d
     join brackets b on b.bracket @> d.day_n
+    join touched t on t.app_id = d.app_id and t.user_id = d.user_id and t.bracket_index = b.bracket_index
     where d.active
 )
 insert into int_cohort_bracket_rollup as r

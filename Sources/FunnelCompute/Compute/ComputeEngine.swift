@@ -64,7 +64,7 @@ public struct ComputeEngine: Sendable {
             }
             var cohortDays = try connection.query("select count(*) from compute_scope").scalar(Int.self)
             if cohortDays > 0 {
-                users = try rebuild(connection)
+                users = try rebuild(connection, wholeHistory: wholeHistory)
                 cohortDays = try connection.query("select count(*) from compute_scope").scalar(Int.self)
             }
             let spendDates = try connection.query(
@@ -123,7 +123,7 @@ public struct ComputeEngine: Sendable {
     }
 
     /// Facts and rollups of the scope's cohort days; returns the number of users rebuilt.
-    private func rebuild(_ connection: PostgresConnection) throws -> Int {
+    private func rebuild(_ connection: PostgresConnection, wholeHistory: Bool) throws -> Int {
         try timed("int_scope_installs") { try connection.execute(SQLCatalog.text("compute/int_scope_installs.sql")) }
         for _ in 0..<3 {
             let added = try connection.query(SQLCatalog.text("compute/scope_expand.sql")).count
@@ -132,8 +132,18 @@ public struct ComputeEngine: Sendable {
             try connection.execute(SQLCatalog.text("compute/int_scope_installs.sql"))
         }
         let users = try connection.query("select count(*) from scope_installs").scalar(Int.self)
-        for step in ["int_scope_user_days", "int_user_days", "int_user_facts", "int_user_facts_inviters"] {
+        for step in ["int_scope_user_days", wholeHistory ? "int_user_days_full" : "int_user_days", "int_user_facts"] {
             try timed(step) { try connection.execute(SQLCatalog.text("compute/\(step).sql")) }
+        }
+        // Facts rewritten in bulk need fresh statistics before the inviter lookup joins them; a
+        // few cohorts' worth leaves the statistics as good as they were.
+        let rows = try connection.query("select reltuples from pg_class where oid = 'int_user_facts'::regclass")
+            .scalar(Double.self)
+        if rows < 0 || Double(users) * 5 > rows {
+            try timed("analyze int_user_facts") { try connection.execute("analyze int_user_facts") }
+        }
+        try timed("int_user_facts_inviters") {
+            try connection.execute(SQLCatalog.text("compute/int_user_facts_inviters.sql"))
         }
         try timed("int_user_funnel_steps") { try evaluateCustomFunnels(connection) }
         for step in ["int_cohort_rollups", "compute_state"] {

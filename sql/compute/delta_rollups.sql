@@ -31,7 +31,7 @@ select c.app_id, c.cohort_date, c.network, c.campaign, c.country, c.platform,
        coalesce(sum(c.sign) filter (where c.funnel_purchase_at is not null), 0),
        sum(c.sign * c.invites_sent)
 from changes c
-group by c.app_id, c.cohort_date, c.network, c.campaign, c.country, c.platform
+group by c.cohort_date, c.network, c.campaign, c.country, c.platform, c.app_id
 having sum(c.sign) <> 0 or sum(c.sign * (c.installs - 1)) <> 0 or sum(c.sign * c.invites_sent) <> 0
     or sum(c.sign) filter (where c.acquisition = 'paid') <> 0
     or sum(c.sign) filter (where c.acquisition = 'organic') <> 0
@@ -106,7 +106,7 @@ insert into int_cohort_day_rollup as r
 select app_id, cohort_date, network, campaign, country, platform, day_n,
        sum(active_users), sum(last_active_users), sum(revenue_usd), sum(payers), sum(new_payers)
 from contributions
-group by app_id, cohort_date, network, campaign, country, platform, day_n
+group by cohort_date, day_n, network, campaign, country, platform, app_id
 having sum(active_users) <> 0 or sum(last_active_users) <> 0 or sum(revenue_usd) <> 0 or sum(payers) <> 0
     or sum(new_payers) <> 0
 on conflict (app_id, cohort_date, network, campaign, country, platform, day_n) do update
@@ -153,7 +153,7 @@ insert into int_cohort_bracket_rollup as r
 select f.app_id, f.cohort_date, f.network, f.campaign, f.country, f.platform, a.bracket_index, sum(a.sign)
 from active_in_bracket a
 join facts f on f.app_id = a.app_id and f.user_id = a.user_id and f.sign = a.sign
-group by f.app_id, f.cohort_date, f.network, f.campaign, f.country, f.platform, a.bracket_index
+group by f.cohort_date, a.bracket_index, f.network, f.campaign, f.country, f.platform, f.app_id
 having sum(a.sign) <> 0
 on conflict (app_id, cohort_date, network, campaign, country, platform, bracket_index) do update
 set active_users = r.active_users + excluded.active_users;

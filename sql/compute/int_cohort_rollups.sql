@@ -5,7 +5,8 @@
 -- row reads as zero), so folding in new rows (delta_rollups) can drop cells that become empty.
 -- Grain: int_cohort_rollup (app_id, cohort_date, network, campaign, country, platform);
 -- int_cohort_day_rollup the same plus day_n; int_cohort_bracket_rollup plus bracket_index.
--- Reads: compute_scope, int_user_facts, scope_user_days, compute_settings.
+-- Reads: compute_scope, int_user_facts, scope_user_days, compute_settings. Grouping keys lead with
+-- the most selective column (app_id is usually one value), which makes sorts, when chosen, cheap.
 delete from int_cohort_rollup r using compute_scope sc
 where r.app_id = sc.app_id and r.cohort_date = sc.cohort_date;
 delete from int_cohort_day_rollup r using compute_scope sc
@@ -31,7 +32,7 @@ select f.app_id, f.cohort_date, f.network, f.campaign, f.country, f.platform,
        sum(f.invites_sent)
 from int_user_facts f
 join compute_scope sc on sc.app_id = f.app_id and sc.cohort_date = f.cohort_date
-group by f.app_id, f.cohort_date, f.network, f.campaign, f.country, f.platform;
+group by f.cohort_date, f.network, f.campaign, f.country, f.platform, f.app_id;
 
 with settings as (
     select max_day from compute_settings where app_id = ''
@@ -57,7 +58,7 @@ insert into int_cohort_day_rollup
 select app_id, cohort_date, network, campaign, country, platform, day_n,
        sum(active_users), sum(last_active_users), sum(revenue_usd), sum(payers), sum(new_payers)
 from contributions
-group by app_id, cohort_date, network, campaign, country, platform, day_n
+group by cohort_date, day_n, network, campaign, country, platform, app_id
 having sum(active_users) <> 0 or sum(last_active_users) <> 0 or sum(revenue_usd) <> 0 or sum(payers) <> 0
     or sum(new_payers) <> 0;
 
@@ -67,7 +68,7 @@ with brackets as (
     cross join lateral unnest(s.brackets) with ordinality as b (bracket, bracket_index)
     where s.app_id = ''
 ), active_in_bracket as (
-    select distinct d.app_id, d.user_id, b.bracket_index
+    select distinct d.user_id, b.bracket_index, d.app_id
     from scope_user_days d
     join brackets b on b.bracket @> d.day_n
     where d.active
@@ -77,4 +78,4 @@ select f.app_id, f.cohort_date, f.network, f.campaign, f.country, f.platform, a.
 from active_in_bracket a
 join int_user_facts f on f.app_id = a.app_id and f.user_id = a.user_id
 join compute_scope sc on sc.app_id = f.app_id and sc.cohort_date = f.cohort_date
-group by f.app_id, f.cohort_date, f.network, f.campaign, f.country, f.platform, a.bracket_index;
+group by f.cohort_date, a.bracket_index, f.network, f.campaign, f.country, f.platform, f.app_id;

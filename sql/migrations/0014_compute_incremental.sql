@@ -24,11 +24,17 @@ create table int_user_days (
 );
 
 -- compute_files: loaded ingest files whose rows are in the derived tables. A run folds in the
--- rows of loaded files missing here, then records them. Grain: one row per file_id.
+-- rows of loaded files missing here, then records them. A file's rows and its 'loaded' status
+-- must commit together (a run reads one snapshot). Grain: one row per file_id.
 create table compute_files (
     file_id   bigint      primary key,
     folded_at timestamptz not null default now()
 );
+
+-- Files loaded before this migration were computed through the dirty ledger (or wait in it):
+-- folding them in again would count their rows twice.
+insert into compute_files (file_id)
+select file_id from ingest_files where status = 'loaded';
 
 -- Rows are appended file by file, so file_id follows the physical order and a BRIN index finds
 -- a new file's rows in a few block ranges; it costs ingest next to nothing.

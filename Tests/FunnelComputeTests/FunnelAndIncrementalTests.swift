@@ -153,6 +153,65 @@ struct FunnelAndIncrementalTests {
         }
     }
 
+    @Test("rows of a new loaded file are folded in without dirty marks and give the marts of a full rebuild")
+    func foldedFileEqualsFull() throws {
+        let f = try ComputeFixture()
+        var config = FunnelConfiguration()
+        config.funnels = [FunnelDefinition(name: "buyers", steps: ["open", "purchase"], order: .any, windowDays: 3,
+                                           exclusions: ["invite"])]
+        let history = try SyntheticData.registerFile(f.connection, name: "history.csv")
+        try SyntheticData.insert(into: f.connection, app: "app", users: 400, firstDay: "2024-03-01", days: 20, seed: 1,
+                                 fileID: history)
+        let first = try f.compute(config)
+        #expect(first.usersRebuilt == 400) // the file's installs bring their cohorts into scope unmarked
+        #expect(try f.int("select count(*) from compute_files") == 1)
+        // One more day in one file: new installs, old users' activity, and late rows for old cohorts
+        // (a purchase on day 4, an open on day 2, an invite), plus a reinstall that moves nobody.
+        let day = try SyntheticData.registerFile(f.connection, name: "day.csv")
+        try SyntheticData.insert(into: f.connection, app: "app", users: 60, firstDay: "2024-03-21", days: 1, seed: 2,
+                                 fileID: day)
+        try f.connection.query("""
+            insert into raw_purchases (event_id, app_id, user_id, purchased_at, revenue, currency, file_id)
+            select 'late_p_' || user_id, app_id, user_id, installed_at + interval '4 days 1 hour', 7.5, 'EUR', $1
+            from raw_installs where user_id in ('u1_5', 'u1_40', 'u1_41');
+            """, [day])
+        try f.connection.query("""
+            insert into raw_opens (event_id, app_id, user_id, opened_at, file_id)
+            select 'late_o_' || user_id, app_id, user_id, installed_at + interval '2 days', $1
+            from raw_installs where user_id in ('u1_7', 'u1_90', 'u1_200') and event_id not like '%r';
+            """, [day])
+        try f.connection.query("""
+            insert into raw_invites (event_id, app_id, user_id, invite_id, sent_at, file_id)
+            select 'late_v_' || user_id, app_id, user_id, 'late_inv_' || user_id, installed_at + interval '1 hour', $1
+            from raw_installs where user_id in ('u1_11', 'u1_12') and event_id not like '%r';
+            """, [day])
+        try f.connection.query("""
+            insert into raw_installs (event_id, app_id, user_id, installed_at, network, file_id)
+            select 'late_i_' || user_id, app_id, user_id, installed_at + interval '5 days', 'organic', $1
+            from raw_installs where user_id = 'u1_300' and event_id not like '%r';
+            """, [day])
+        let incremental = try f.compute(config)
+        #expect(incremental.mode == "incremental")
+        #expect(incremental.failedChecks.isEmpty)
+        #expect(incremental.usersRebuilt > 60)
+        #expect(try f.int("select count(*) from compute_files") == 2)
+        let marts = ["int_user_facts", "int_user_funnel_steps", "int_cohort_rollup", "int_cohort_day_rollup",
+                     "int_cohort_bracket_rollup", "int_spend_day_rollup", "fct_funnel", "fct_funnel_top", "fct_retention",
+                     "fct_retention_summary", "fct_retention_brackets", "fct_regular_users", "fct_ltv", "fct_ltv_models",
+                     "fct_cpi", "fct_kfactor", "fct_networks"]
+        var before: [String: [String]] = [:]
+        for mart in marts { before[mart] = try f.snapshot(mart) }
+        let days = try f.snapshot("(select app_id, user_id, day_n, opens, active, revenue_usd, purchases, invites from int_user_days)")
+        let again = try f.compute(config)
+        #expect(again.usersRebuilt == 0)
+        let full = try f.compute(config, full: true)
+        #expect(full.mode == "full")
+        for mart in marts {
+            #expect(try f.snapshot(mart) == before[mart], "\(mart) differs between the folded file and a full rebuild")
+        }
+        #expect(try f.snapshot("(select app_id, user_id, day_n, opens, active, revenue_usd, purchases, invites from int_user_days)") == days)
+    }
+
     @Test("a second compute while one runs returns at once instead of overlapping")
     func advisoryLockPreventsOverlap() throws {
         let f = try ComputeFixture()

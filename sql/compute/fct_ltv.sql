@@ -8,15 +8,15 @@ delete from fct_ltv;
 
 with settings as (
     select * from compute_settings where app_id = ''
-), sizes as (
+), sizes as materialized (
     select app_id, cohort_date, coalesce(network, 'all') as network, sum(installs) as cohort_size
     from int_cohort_rollup
     group by grouping sets ((app_id, cohort_date, network), (app_id, cohort_date))
-), revenue as (
+), revenue as materialized (
     select app_id, cohort_date, coalesce(network, 'all') as network, day_n, sum(revenue_usd) as revenue_usd
     from int_cohort_day_rollup
     group by grouping sets ((app_id, cohort_date, network, day_n), (app_id, cohort_date, day_n))
-), spend as (
+), spend as materialized (
     select app_id, spend_date, coalesce(network, 'all') as network, sum(spend_usd) as spend_usd
     from int_spend_day_rollup
     group by grouping sets ((app_id, spend_date, network), (app_id, spend_date))

@@ -8,11 +8,11 @@ delete from fct_retention;
 
 with settings as (
     select * from compute_settings where app_id = ''
-), sizes as (
+), sizes as materialized (
     select app_id, cohort_date, coalesce(network, 'all') as network, sum(installs) as cohort_size
     from int_cohort_rollup
     group by grouping sets ((app_id, cohort_date, network), (app_id, cohort_date))
-), days as (
+), days as materialized (
     select app_id, cohort_date, coalesce(network, 'all') as network, day_n,
            sum(active_users) as active_users, sum(last_active_users) as last_active_users
     from int_cohort_day_rollup

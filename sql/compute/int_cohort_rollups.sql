@@ -1,10 +1,12 @@
 -- int_cohort_rollups: rebuilds the three cohort rollups for the scope's cohort days from the
 -- user facts and the scope users' days. Day rows are sparse (no row = zero on a mature day);
 -- each user adds one last_active_users count at least(last active day, max_day), from which
--- rolling retention is derived.
+-- rolling retention is derived. Day rows whose every count and sum is zero are not kept (a missing
+-- row reads as zero), so folding in new rows (delta_rollups) can drop cells that become empty.
 -- Grain: int_cohort_rollup (app_id, cohort_date, network, campaign, country, platform);
 -- int_cohort_day_rollup the same plus day_n; int_cohort_bracket_rollup plus bracket_index.
--- Reads: compute_scope, int_user_facts, scope_user_days, compute_settings.
+-- Reads: compute_scope, int_user_facts, scope_user_days, compute_settings. Grouping keys lead with
+-- the most selective column (app_id is usually one value), which makes sorts, when chosen, cheap.
 delete from int_cohort_rollup r using compute_scope sc
 where r.app_id = sc.app_id and r.cohort_date = sc.cohort_date;
 delete from int_cohort_day_rollup r using compute_scope sc
@@ -30,7 +32,7 @@ select f.app_id, f.cohort_date, f.network, f.campaign, f.country, f.platform,
        sum(f.invites_sent)
 from int_user_facts f
 join compute_scope sc on sc.app_id = f.app_id and sc.cohort_date = f.cohort_date
-group by f.app_id, f.cohort_date, f.network, f.campaign, f.country, f.platform;
+group by f.cohort_date, f.network, f.campaign, f.country, f.platform, f.app_id;
 
 with settings as (
     select max_day from compute_settings where app_id = ''
@@ -56,7 +58,9 @@ insert into int_cohort_day_rollup
 select app_id, cohort_date, network, campaign, country, platform, day_n,
        sum(active_users), sum(last_active_users), sum(revenue_usd), sum(payers), sum(new_payers)
 from contributions
-group by app_id, cohort_date, network, campaign, country, platform, day_n;
+group by cohort_date, day_n, network, campaign, country, platform, app_id
+having sum(active_users) <> 0 or sum(last_active_users) <> 0 or sum(revenue_usd) <> 0 or sum(payers) <> 0
+    or sum(new_payers) <> 0;
 
 with brackets as (
     select b.bracket, b.bracket_index::integer - 1 as bracket_index
@@ -64,7 +68,7 @@ with brackets as (
     cross join lateral unnest(s.brackets) with ordinality as b (bracket, bracket_index)
     where s.app_id = ''
 ), active_in_bracket as (
-    select distinct d.app_id, d.user_id, b.bracket_index
+    select distinct d.user_id, b.bracket_index, d.app_id
     from scope_user_days d
     join brackets b on b.bracket @> d.day_n
     where d.active
@@ -74,4 +78,4 @@ select f.app_id, f.cohort_date, f.network, f.campaign, f.country, f.platform, a.
 from active_in_bracket a
 join int_user_facts f on f.app_id = a.app_id and f.user_id = a.user_id
 join compute_scope sc on sc.app_id = f.app_id and sc.cohort_date = f.cohort_date
-group by f.app_id, f.cohort_date, f.network, f.campaign, f.country, f.platform, a.bracket_index;
+group by f.cohort_date, a.bracket_index, f.network, f.campaign, f.country, f.platform, f.app_id;

@@ -63,7 +63,7 @@ select e.app_id, e.user_id, e.day_n,
 from events e
 cross join settings s
 where e.day_n >= 0
-group by e.app_id, e.user_id, e.day_n, s.regular_days;
+group by e.user_id, e.day_n, e.app_id, s.regular_days;
 
 insert into scope_onboarding
 select st.app_id, st.user_id, array_agg(st.occurred_at order by st.occurred_at)
@@ -72,6 +72,6 @@ join scope_installs si on si.app_id = st.app_id and si.user_id = st.user_id
 cross join (select onboarding_step from compute_settings where app_id = '') s
 where st.step = s.onboarding_step
   and st.occurred_at >= si.installed_at
-group by st.app_id, st.user_id;
+group by st.user_id, st.app_id;
 
 analyze scope_user_days;

@@ -25,17 +25,17 @@ with settings as (
            coalesce(sum(d.invites) filter (where d.day_n < s.kfactor_window_days), 0) as invites_sent
     from scope_user_days d
     cross join settings s
-    group by d.app_id, d.user_id
+    group by d.user_id, d.app_id
 ), open_lists as (
     select d.app_id, d.user_id, array_agg(t order by t) as times
     from scope_user_days d
     cross join lateral unnest(d.regular_open_times) as t
-    group by d.app_id, d.user_id
+    group by d.user_id, d.app_id
 ), purchase_lists as (
     select d.app_id, d.user_id, array_agg(t order by t) as times
     from scope_user_days d
     cross join lateral unnest(d.purchase_times) as t
-    group by d.app_id, d.user_id
+    group by d.user_id, d.app_id
 ), base as (
     select si.*, pu.first_open_at, coalesce(pu.regular_opens, 0) as regular_opens,
            pu.first_purchase_day, coalesce(pu.last_active_day, 0) as last_active_day,

@@ -4,9 +4,9 @@
 -- the invitee installed within W days of the inviter). Cycle time is inviter install to invitee
 -- install.
 -- Grain: one row per (app_id, user_id) of int_user_facts (updated in place). Reads: scope_installs,
--- int_user_facts, raw_invites, compute_settings. int_user_facts is analyzed first: it was just
--- rewritten, and stale statistics turn the inviter lookup into a nested loop over the table.
-analyze int_user_facts;
+-- int_user_facts, raw_invites, compute_settings. After a cohort rebuild compute analyzes
+-- int_user_facts first: it was just rewritten, and stale statistics turn the inviter lookup into a
+-- nested loop over the table. A fold rewrites a small share of it and skips that.
 
 with settings as (
     select * from compute_settings where app_id = ''

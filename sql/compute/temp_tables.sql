@@ -1,7 +1,8 @@
 -- temp_tables: the working tables of one compute run; they live until the run's transaction ends.
 -- Grain: compute_scope one row per (app_id, cohort_date) being rebuilt; scope_installs one row
 -- per user of those cohorts; scope_user_days one row per (app_id, user_id, day_n) with activity;
--- scope_onboarding one row per user with onboarding step times. Reads: nothing.
+-- scope_onboarding one row per user with onboarding step times; the fold's tables below.
+-- Reads: int_user_facts, int_user_days (their column lists only).
 
 create temp table compute_scope (
     app_id      text not null,
@@ -44,4 +45,32 @@ create temp table scope_onboarding (
     user_id    text          not null,
     step_times timestamptz[] not null,
     primary key (app_id, user_id)
+) on commit drop;
+
+-- The incremental fold: compute_window the loaded ingest files not yet folded in; delta_users
+-- the computed users those files touch outside the rebuilt cohorts, with their facts and days as
+-- they were before the fold and the days the files add to; held_scope keeps compute_scope aside while the fold runs;
+-- spend_scope the spend dates the files touch.
+create temp table compute_window (
+    file_id bigint primary key
+) on commit drop;
+
+create temp table delta_users (
+    app_id  text not null,
+    user_id text not null,
+    primary key (app_id, user_id)
+) on commit drop;
+
+create temp table delta_old_facts (like int_user_facts) on commit drop;
+
+create temp table delta_old_days (like int_user_days) on commit drop;
+
+create temp table delta_new_days (like int_user_days) on commit drop;
+
+create temp table held_scope (like compute_scope) on commit drop;
+
+create temp table spend_scope (
+    app_id     text not null,
+    spend_date date not null,
+    primary key (app_id, spend_date)
 ) on commit drop;

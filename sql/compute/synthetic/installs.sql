@@ -3,7 +3,7 @@
 -- campaigns, countries and platforms from a hash of the user; about 8% are viral (referred by
 -- the previous user) and 2% reinstall two days later.
 -- Grain: one row per install. Reads: nothing. Parameters: $1 app, $2 users, $3 first date,
--- $4 days, $5 seed.
+-- $4 days, $5 seed, $6 file_id (0: written outside any ingest file).
 insert into raw_installs (event_id, app_id, user_id, installed_at, network, platform, country, campaign,
                           referrer_user_id, invite_id, file_id)
 select 'i' || $5 || '_' || n || r.suffix, $1, 'u' || $5 || '_' || n,
@@ -16,7 +16,7 @@ select 'i' || $5 || '_' || n || r.suffix, $1, 'u' || $5 || '_' || n,
        (array['US', 'DE', 'JP'])[1 + (h / 7) % 3],
        case when h % 4 <> 3 then (array['c1', 'c2'])[1 + (h / 11) % 2] end,
        case when h % 100 < 8 and n > 1 then 'u' || $5 || '_' || (n - 1) end,
-       null, 0
+       null, $6::bigint
 from generate_series(1, $2::integer) as n
 cross join lateral (select abs(hashtext('n' || $5 || '_' || n)) as h) x
 cross join lateral (

@@ -1,0 +1,118 @@
+-- delta_user_days: folds the window's rows into the stored days of the delta users. Their
+-- facts and days as they stood are kept aside (delta_old_facts, delta_old_days) so the rollups
+-- can take the old contribution out; scope_installs gets their unchanged install from their
+-- facts, scope_user_days their stored days merged with the window's events (the same rules as
+-- int_scope_user_days); the days the window touches (delta_new_days) are added into int_user_days.
+-- Also their onboarding times.
+-- Grain: scope_user_days one row per (app_id, user_id, day_n); scope_installs and
+-- scope_onboarding one row per user. Reads: delta_users, int_user_facts, int_user_days,
+-- compute_window, raw_opens, raw_retention, raw_purchases, raw_invites, raw_steps, currency_rates,
+-- compute_settings. Rows are found between the lowest and highest file_id of the window
+-- (block-range index).
+truncate scope_installs;
+truncate scope_user_days;
+truncate scope_onboarding;
+truncate delta_old_facts;
+truncate delta_old_days;
+truncate delta_new_days;
+
+insert into delta_old_facts
+select f.* from int_user_facts f join delta_users u on u.app_id = f.app_id and u.user_id = f.user_id;
+
+insert into delta_old_days
+select d.* from int_user_days d join delta_users u on u.app_id = d.app_id and u.user_id = d.user_id;
+
+insert into scope_installs
+select app_id, user_id, installed_at, cohort_date, network, campaign, country, platform, referrer_user_id,
+       invite_id, installs
+from delta_old_facts;
+
+analyze scope_installs;
+
+with settings as (
+    select * from compute_settings where app_id = ''
+), events (app_id, user_id, day_n, opens, active, revenue_usd, purchases, invites, first_open_at,
+            regular_open_times, purchase_times, last_event_at) as (
+    select o.app_id, o.user_id, x.day_n, 1, true, 0, 0, 0, o.opened_at,
+           case when x.day_n between 1 and s.regular_days then array[o.opened_at] end, null::timestamptz[],
+           o.opened_at
+    from raw_opens o
+    join scope_installs si on si.app_id = o.app_id and si.user_id = o.user_id
+    cross join settings s
+    cross join lateral (select cohort_day_number(o.opened_at, si.installed_at, si.cohort_date, s.time_zone,
+                                                 s.day_rule) as day_n) x
+    where o.file_id between (select min(file_id) from compute_window)
+              and (select max(file_id) from compute_window)
+      and o.file_id in (select file_id from compute_window)
+      and o.opened_at >= si.installed_at
+    union all
+    select r.app_id, r.user_id, r.day, 0, true, 0, 0, 0, null, null, null, r.reported_at
+    from raw_retention r
+    join scope_installs si on si.app_id = r.app_id and si.user_id = r.user_id
+    where r.file_id between (select min(file_id) from compute_window)
+              and (select max(file_id) from compute_window)
+      and r.file_id in (select file_id from compute_window)
+      and r.day >= 0
+    union all
+    select p.app_id, p.user_id,
+           cohort_day_number(p.purchased_at, si.installed_at, si.cohort_date, s.time_zone, s.day_rule),
+           0, false, p.revenue * coalesce(cr.usd_per_unit, 0) * s.revenue_share, 1, 0, null, null,
+           array[p.purchased_at], p.purchased_at
+    from raw_purchases p
+    join scope_installs si on si.app_id = p.app_id and si.user_id = p.user_id
+    left join currency_rates cr on cr.currency = p.currency
+    cross join settings s
+    where p.file_id between (select min(file_id) from compute_window)
+              and (select max(file_id) from compute_window)
+      and p.file_id in (select file_id from compute_window)
+      and p.purchased_at >= si.installed_at
+    union all
+    select v.app_id, v.user_id,
+           cohort_day_number(v.sent_at, si.installed_at, si.cohort_date, s.time_zone, s.day_rule),
+           0, false, 0, 0, 1, null, null, null, v.sent_at
+    from raw_invites v
+    join scope_installs si on si.app_id = v.app_id and si.user_id = v.user_id
+    cross join settings s
+    where v.file_id between (select min(file_id) from compute_window)
+              and (select max(file_id) from compute_window)
+      and v.file_id in (select file_id from compute_window)
+      and v.sent_at >= si.installed_at
+)
+insert into delta_new_days
+select e.app_id, e.user_id, e.day_n, sum(e.opens), bool_or(e.active), sum(e.revenue_usd), sum(e.purchases),
+       sum(e.invites), min(e.first_open_at), array_cat_agg(e.regular_open_times), array_cat_agg(e.purchase_times),
+       max(e.last_event_at)
+from events e
+where e.day_n >= 0
+group by e.app_id, e.user_id, e.day_n;
+
+insert into scope_user_days
+select d.app_id, d.user_id, d.day_n, sum(d.opens), bool_or(d.active), sum(d.revenue_usd), sum(d.purchases),
+       sum(d.invites), min(d.first_open_at), array_cat_agg(d.regular_open_times), array_cat_agg(d.purchase_times),
+       max(d.last_event_at)
+from (select * from delta_old_days union all select * from delta_new_days) d
+group by d.app_id, d.user_id, d.day_n;
+
+insert into int_user_days as d
+select * from delta_new_days
+on conflict (app_id, user_id, day_n) do update
+set opens = d.opens + excluded.opens,
+    active = d.active or excluded.active,
+    revenue_usd = d.revenue_usd + excluded.revenue_usd,
+    purchases = d.purchases + excluded.purchases,
+    invites = d.invites + excluded.invites,
+    first_open_at = least(d.first_open_at, excluded.first_open_at),
+    regular_open_times = array_cat(d.regular_open_times, excluded.regular_open_times),
+    purchase_times = array_cat(d.purchase_times, excluded.purchase_times),
+    last_event_at = greatest(d.last_event_at, excluded.last_event_at);
+
+insert into scope_onboarding
+select st.app_id, st.user_id, array_agg(st.occurred_at order by st.occurred_at)
+from raw_steps st
+join scope_installs si on si.app_id = st.app_id and si.user_id = st.user_id
+cross join (select onboarding_step from compute_settings where app_id = '') s
+where st.step = s.onboarding_step
+  and st.occurred_at >= si.installed_at
+group by st.app_id, st.user_id;
+
+analyze scope_user_days;

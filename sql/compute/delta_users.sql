@@ -1,0 +1,38 @@
+-- delta_users: the computed users the window's rows touch whose cohort is not being rebuilt
+-- (their install did not change); their rows are folded in without rereading their history.
+-- Rows of users without facts wait for their install (the cohort rebuild then reads them).
+-- Grain: one row per (app_id, user_id). Reads: compute_window, raw_opens, raw_retention,
+-- raw_purchases, raw_invites, raw_steps, int_user_facts, compute_scope. Rows are found between
+-- the lowest and highest file_id of the window (block-range index).
+insert into delta_users (app_id, user_id)
+select distinct w.app_id, w.user_id
+from (
+    select app_id, user_id from raw_opens
+    where file_id between (select min(file_id) from compute_window)
+              and (select max(file_id) from compute_window)
+      and file_id in (select file_id from compute_window)
+    union all
+    select app_id, user_id from raw_retention
+    where file_id between (select min(file_id) from compute_window)
+              and (select max(file_id) from compute_window)
+      and file_id in (select file_id from compute_window)
+    union all
+    select app_id, user_id from raw_purchases
+    where file_id between (select min(file_id) from compute_window)
+              and (select max(file_id) from compute_window)
+      and file_id in (select file_id from compute_window)
+    union all
+    select app_id, user_id from raw_invites
+    where file_id between (select min(file_id) from compute_window)
+              and (select max(file_id) from compute_window)
+      and file_id in (select file_id from compute_window)
+    union all
+    select app_id, user_id from raw_steps
+    where file_id between (select min(file_id) from compute_window)
+              and (select max(file_id) from compute_window)
+      and file_id in (select file_id from compute_window)
+) w
+join int_user_facts f on f.app_id = w.app_id and f.user_id = w.user_id
+where not exists (
+    select 1 from compute_scope sc where sc.app_id = f.app_id and sc.cohort_date = f.cohort_date)
+on conflict do nothing

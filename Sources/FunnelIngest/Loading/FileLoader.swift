@@ -67,7 +67,7 @@ public final class FileLoader {
                     try connection.query(SQLCatalog.text("ingest/mark_moved_cohorts.sql"))
                     connection.logger.debug("moved cohorts marked", metadata: ["load.seconds": "\(clock.now - mergeStarted)"])
                 }
-                loaded += try connection.query(SQLCatalog.text("ingest/merge_\(kind.rawValue).sql"), [file.fileID])
+                loaded += try connection.query(Self.mergeStatement(for: kind), [file.fileID])
                     .scalar(Int.self)
                 connection.logger.debug("kind merged", metadata: ["load.kind": "\(kind.rawValue)", "load.seconds": "\(clock.now - mergeStarted)"])
             }
@@ -84,6 +84,22 @@ public final class FileLoader {
             guard finished.rows.count == 1 else { throw LoadInterruption.claimLost(fileID: file.fileID) }
         }
         return staged.counts
+    }
+
+    /// The merge statement of a kind: installs and ad_spend have their own; the other event
+    /// kinds share one template filled with the kind's table and column names (fixed in code).
+    static func mergeStatement(for kind: EventKind) -> String {
+        switch kind {
+        case .installs, .adSpend:
+            return SQLCatalog.text("ingest/merge_\(kind.rawValue).sql")
+        default:
+            let columns = kind.fieldNames
+            return SQLCatalog.text("ingest/merge_events.sql")
+                .replacingOccurrences(of: "{{raw_table}}", with: kind.rawTable)
+                .replacingOccurrences(of: "{{stage_table}}", with: "stage_\(kind.rawValue)")
+                .replacingOccurrences(of: "{{columns}}", with: columns.joined(separator: ", "))
+                .replacingOccurrences(of: "{{staged_columns}}", with: columns.map { "s.\($0)" }.joined(separator: ", "))
+        }
     }
 
     /// The advisory lock that serialises merges of one kind across every worker, so two loaders

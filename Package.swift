@@ -50,6 +50,7 @@ let package = Package(
         .testTarget(name: "FunnelCoreTests", dependencies: ["FunnelCore"]),
         .testTarget(name: "FunnelComputeTests", dependencies: [
             "FunnelCompute", "FunnelSQL", "PostgresClient", "TestSupport", "FunnelGenerate", "FunnelCore",
+            "FunnelIngest", .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "FunnelGenerateTests", dependencies: ["FunnelGenerate", "FunnelCore"]),
         .testTarget(name: "FunnelIngestTests", dependencies: [

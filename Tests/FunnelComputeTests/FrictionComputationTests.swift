@@ -163,9 +163,9 @@ struct FrictionComputationTests {
     func plantedFrictionFlagged(seed: Int) throws {
         let generated = try FrictionFixtures.generate(users: 5000, seed: seed)
         defer { try? FileManager.default.removeItem(at: generated.directory) }
-        let connection = try TestCluster.freshDatabase(migrated: true).connect()
-        try FrictionFixtures.prepare(connection)
-        try FrictionFixtures.loadGenerated(connection, directory: generated.directory)
+        let settings = try TestCluster.freshDatabase(migrated: true)
+        let connection = try settings.connect()
+        try GeneratedDataLoader.load(directory: generated.directory.path, settings: settings)
         let summary = try FrictionComputation().run(on: connection, logger: logger)
 
         let expected = Set(generated.planted.compactMap { truth in planted[truth.type].map { [truth.screen, $0] } })
@@ -201,9 +201,9 @@ extension FrictionComputationTests {
     func smallGeneratedSample() throws {
         let generated = try FrictionFixtures.generate(users: 250, seed: 7)
         defer { try? FileManager.default.removeItem(at: generated.directory) }
-        let connection = try TestCluster.freshDatabase(migrated: true).connect()
-        try FrictionFixtures.prepare(connection)
-        try FrictionFixtures.loadGenerated(connection, directory: generated.directory)
+        let settings = try TestCluster.freshDatabase(migrated: true)
+        let connection = try settings.connect()
+        try GeneratedDataLoader.load(directory: generated.directory.path, settings: settings)
         _ = try FrictionComputation().run(on: connection, logger: logger)
         #expect(try flagInvariantViolations(connection) == 0)
         let small = try connection.query("""

@@ -7,8 +7,8 @@ struct GenerateFailed: Error {
     let stderr: String
 }
 
-/// Test data for the friction computation: hand-built rows, and generator CSV files loaded with a
-/// plain CSV COPY (the real loader lives elsewhere).
+/// Test data for the friction computation: hand-built rows, and generated data sets (loaded with
+/// `GeneratedDataLoader`, the real loader).
 enum FrictionFixtures {
     static let day = "2024-05-01"
 
@@ -60,45 +60,6 @@ enum FrictionFixtures {
             insert into raw_opens (event_id, app_id, user_id, opened_at, file_id)
             values ($1, $2, $3, ($4::date)::timestamp at time zone 'UTC' + interval '9 hours', 0)
             """, [UUID().uuidString, app, user, date])
-    }
-
-    /// Loads the generator's `ux`, `steps`, `installs` and `opens` CSV files (late files too),
-    /// deduplicated by event id. Epoch-millisecond timestamps are converted.
-    static func loadGenerated(_ connection: PostgresConnection, directory: URL) throws {
-        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
-        for kind in ["ux", "steps", "installs", "opens"] {
-            let table = "raw_" + kind
-            let types = Dictionary(uniqueKeysWithValues: try connection.query("""
-                select column_name::text, data_type::text from information_schema.columns
-                where table_schema = 'funnel' and table_name = $1
-                """, [table]).map { (try $0.decode(String.self, at: 0), try $0.decode(String.self, at: 1)) })
-            for name in names where name.hasPrefix(kind + "-") && name.hasSuffix(".csv") {
-                let data = try Data(contentsOf: directory.appending(path: name))
-                guard let newline = data.firstIndex(of: UInt8(ascii: "\n")) else { continue }
-                let header = String(decoding: data[..<newline], as: UTF8.self).split(separator: ",").map(String.init)
-                let stage = try connection.quoteIdentifier("stage_" + kind)
-                try connection.execute("drop table if exists \(stage)")
-                let columns = try header.map { try connection.quoteIdentifier($0) }
-                try connection.execute("create temp table \(stage) (\(columns.map { "\($0) text" }.joined(separator: ", ")))")
-                try connection.copyIn("copy \(stage) from stdin (format csv, header true)") { writer in
-                    try writer.write(data)
-                }
-                let expressions = try header.map { column -> String in
-                    let quoted = try connection.quoteIdentifier(column)
-                    let type = types[column] ?? "text"
-                    if type.hasPrefix("timestamp") {
-                        return "case when \(quoted) ~ '^[0-9]+$' then to_timestamp(\(quoted)::bigint / 1000.0) "
-                            + "else \(quoted)::timestamptz end"
-                    }
-                    return "nullif(\(quoted), '')::\(type)"
-                }
-                try connection.execute("""
-                    insert into \(try connection.quoteIdentifier(table)) (\(columns.joined(separator: ", ")), file_id)
-                    select \(expressions.joined(separator: ", ")), 0 from \(stage) on conflict do nothing
-                    """)
-            }
-        }
-        try connection.execute("analyze")
     }
 
     /// A planted friction of truth.json: its screen, `ux` type and realised users hit and drop-off.

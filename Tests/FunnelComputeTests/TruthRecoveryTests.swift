@@ -9,8 +9,8 @@ import TestSupport
 /// One generated data set, loaded and fully computed once, shared by the truth-recovery tests.
 ///
 /// 20,000 acquired users over 50 days (seed 4): generated with `FunnelGenerate`, loaded into the
-/// raw tables by `GeneratedDataLoader` (SQL only: dedup by event id, last ad_spend restatement
-/// wins), then `funnel compute --full` with the default configuration (UTC, calendar days,
+/// raw tables by `GeneratedDataLoader` (the real loader, as `funnel ingest DIR`), then
+/// `funnel compute --full` with the default configuration (UTC, calendar days,
 /// revenue share 1). The marts are read into plain values so the tests run in parallel on them.
 final class TruthDataSet: Sendable {
     static let shared: Result<TruthDataSet, any Error> = Result { try TruthDataSet() }
@@ -74,9 +74,9 @@ final class TruthDataSet: Sendable {
         truth = result.truth
         lap("generate")
 
-        let connection = try TestCluster.freshDatabase(migrated: true).connect()
-        try GeneratedDataLoader.load(directory: directory, into: connection,
-                                     from: truth.generator.startDate, to: truth.generator.lastDate)
+        let settings = try TestCluster.freshDatabase(migrated: true)
+        let connection = try settings.connect()
+        try GeneratedDataLoader.load(directory: directory, settings: settings)
         lap("load")
         guard try ComputeEngine(configuration: FunnelConfiguration())
             .run(connection, options: ComputeOptions(full: true, waitForLock: true)) != nil else {

@@ -10,9 +10,10 @@ struct ComputeCommand: ParsableCommand {
         commandName: "compute",
         abstract: "Bring user facts, cohort rollups and metric marts up to date.",
         discussion: """
-        By default rebuilds only the (app, cohort day) pairs that new data touched (the dirty \
-        ledger ingest fills), each widened by a day either side for the reporting time zone, then \
-        the onboarding friction of the telemetry sessions from those days on. \
+        By default works only on what new data touched: the rows of ingested files no compute has \
+        seen yet are folded into the users they belong to (cost follows the new rows, not the \
+        history), the cohort days where new installs land are rebuilt, and so is the onboarding \
+        friction of the telemetry sessions from the new files' days on. \
         --full rebuilds everything; --from/--to limit either to a range of cohort dates. A \
         changed configuration forces a full rebuild. Only one compute runs at a time: a second one \
         exits with status 75 saying another compute runs (or waits, with --wait).

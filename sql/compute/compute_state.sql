@@ -1,13 +1,16 @@
 -- compute_state: records, per app, the last date with data (in the reporting time zone) that
 -- the scope's events reach; maturity of every cohort-day is judged against it. It only moves
 -- forward, except on a full rebuild, which starts from an empty state.
--- Grain: one row per app_id. Reads: scope_user_days, scope_installs, compute_settings.
+-- Grain: one row per app_id. Reads: scope_user_days, delta_fast_days (a fold's other users),
+-- scope_installs, compute_settings.
 with settings as (
     select * from compute_settings where app_id = ''
 ), latest as (
     select app_id, max(last_event_at) as last_at
     from (
         select app_id, last_event_at from scope_user_days
+        union all
+        select app_id, last_event_at from delta_fast_days
         union all
         select app_id, installed_at from scope_installs
     ) e

@@ -1,12 +1,12 @@
 -- delta_rollups: applies the fold to the three cohort rollups: each delta user's contribution as
 -- it was (delta_old_facts, delta_old_days) is subtracted and the new one (int_user_facts,
--- scope_user_days) added, with the rules of int_cohort_rollups; cells left without contributions
+-- scope_user_days, delta_fast_days) added, with the rules of int_cohort_rollups; cells left without contributions
 -- are deleted, so the rollups equal a rebuild (whose day rows with only zeros are not kept). Cells
 -- whose difference is zero (the users' unchanged days) are left alone.
 -- Only the days the window touched (and the days the user facts point at) are compared, so the
 -- cost follows the new rows, not the users' history.
 -- Grain: the rollups' own. Reads: delta_users, delta_old_facts, delta_old_days, delta_new_days,
--- int_user_facts, scope_user_days, compute_settings.
+-- int_user_facts, scope_user_days, delta_fast_days, compute_settings.
 with changes as (
     select 1 as sign, f.*
     from int_user_facts f
@@ -81,7 +81,7 @@ with settings as (
     select app_id, user_id, first_purchase_day from facts where first_purchase_day is not null
 ), days as (
     select 1 as sign, d.app_id, d.user_id, d.day_n, d.active, d.revenue_usd, d.purchases
-    from scope_user_days d
+    from (select * from scope_user_days union all select * from delta_fast_days) d
     join relevant r on r.app_id = d.app_id and r.user_id = d.user_id and r.day_n = d.day_n
     union all
     select -1, d.app_id, d.user_id, d.day_n, d.active, d.revenue_usd, d.purchases
@@ -138,7 +138,7 @@ with brackets as (
     join brackets b on b.bracket @> d.day_n
 ), active_in_bracket as (
     select distinct 1 as sign, d.app_id, d.user_id, b.bracket_index
-    from scope_user_days d
+    from (select * from scope_user_days union all select * from delta_fast_days) d
     join brackets b on b.bracket @> d.day_n
     join touched t on t.app_id = d.app_id and t.user_id = d.user_id and t.bracket_index = b.bracket_index
     where d.active

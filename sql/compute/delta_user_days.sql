@@ -1,26 +1,34 @@
 -- delta_user_days: folds the window's rows into the stored days of the delta users. Their
 -- facts and days as they stood are kept aside (delta_old_facts, delta_old_days) so the rollups
 -- can take the old contribution out; scope_installs gets their unchanged install from their
--- facts, scope_user_days their stored days merged with the window's events (the same rules as
--- int_scope_user_days); the days the window touches (delta_new_days) are added into int_user_days.
--- Also their onboarding times.
--- Grain: scope_user_days one row per (app_id, user_id, day_n); scope_installs and
--- scope_onboarding one row per user. Reads: delta_users, int_user_facts, int_user_days,
--- compute_window, raw_opens, raw_retention, raw_purchases, raw_invites, raw_steps, currency_rates,
+-- facts; the days the window touches (delta_new_days, by the rules of int_scope_user_days) are
+-- added into int_user_days, and scope_user_days and delta_fast_days get the merged days.
+--
+-- Most delta users' facts follow from the new days alone (delta_fast_facts.sql): a later open,
+-- purchase or invite only moves counters, minimums and maximums. The general users are those
+-- whose facts need their whole history: a first open earlier than the one known (the funnel's
+-- first step moves), regular-window opens that may change who is regular and when, or new
+-- onboarding steps. Only for them are all stored days read (and their onboarding times); for
+-- the others only the stored days the rollups compare: the days the window touches, the first
+-- purchase day, and the days of the retention brackets the new days fall in. So a fold costs
+-- what the new rows hold, not the users' history.
+-- Grain: scope_user_days one row per (app_id, user_id, day_n) of the general users (all their
+-- days), delta_fast_days the same for the others (the compared days); scope_installs one row per
+-- delta user; scope_onboarding one row per general user. Reads: delta_users, int_user_facts, int_user_days, compute_window,
+-- raw_opens, raw_retention, raw_purchases, raw_invites, raw_steps, currency_rates,
 -- compute_settings. Rows are found between the lowest and highest file_id of the window
--- (block-range index).
+-- (index on file_id).
 truncate scope_installs;
 truncate scope_user_days;
 truncate scope_onboarding;
 truncate delta_old_facts;
 truncate delta_old_days;
 truncate delta_new_days;
+truncate delta_general_users;
+truncate delta_fast_days;
 
 insert into delta_old_facts
 select f.* from int_user_facts f join delta_users u on u.app_id = f.app_id and u.user_id = f.user_id;
-
-insert into delta_old_days
-select d.* from int_user_days d join delta_users u on u.app_id = d.app_id and u.user_id = d.user_id;
 
 insert into scope_installs
 select app_id, user_id, installed_at, cohort_date, network, campaign, country, platform, referrer_user_id,
@@ -86,12 +94,90 @@ from events e
 where e.day_n >= 0
 group by e.app_id, e.user_id, e.day_n;
 
-insert into scope_user_days
-select d.app_id, d.user_id, d.day_n, sum(d.opens), bool_or(d.active), sum(d.revenue_usd), sum(d.purchases),
-       sum(d.invites), min(d.first_open_at), array_cat_agg(d.regular_open_times), array_cat_agg(d.purchase_times),
-       max(d.last_event_at)
-from (select * from delta_old_days union all select * from delta_new_days) d
-group by d.app_id, d.user_id, d.day_n;
+analyze delta_new_days;
+
+with new_regular_opens as (
+    select n.app_id, n.user_id, t
+    from delta_new_days n
+    cross join lateral unnest(n.regular_open_times) as t
+)
+insert into delta_general_users (app_id, user_id)
+select n.app_id, n.user_id
+from delta_new_days n
+join delta_old_facts o on o.app_id = n.app_id and o.user_id = n.user_id
+group by n.app_id, n.user_id, o.first_open_at
+having min(n.first_open_at) < o.first_open_at
+    or (o.first_open_at is null and min(n.first_open_at) is not null)
+union
+select o.app_id, o.user_id
+from new_regular_opens r
+join delta_old_facts o on o.app_id = r.app_id and o.user_id = r.user_id
+where o.regular_at is null or r.t <= o.regular_at
+union
+select st.app_id, st.user_id
+from raw_steps st
+join delta_users u on u.app_id = st.app_id and u.user_id = st.user_id
+where st.file_id between (select min(file_id) from compute_window)
+          and (select max(file_id) from compute_window)
+  and st.file_id in (select file_id from compute_window);
+
+analyze delta_general_users;
+
+-- Probed per user (offset 0 keeps the planner from turning this into a scan of every stored day).
+insert into delta_old_days
+select d.*
+from delta_general_users g
+cross join lateral (
+    select * from int_user_days u where u.app_id = g.app_id and u.user_id = g.user_id offset 0
+) d;
+
+with brackets as (
+    select b.bracket
+    from compute_settings s
+    cross join lateral unnest(s.brackets) as b (bracket)
+    where s.app_id = ''
+), fast_new_days as (
+    select n.app_id, n.user_id, n.day_n
+    from delta_new_days n
+    where not exists (
+        select 1 from delta_general_users g where g.app_id = n.app_id and g.user_id = n.user_id)
+), compared (app_id, user_id, first_day, last_day) as (
+    select app_id, user_id, day_n, day_n from fast_new_days
+    union
+    select o.app_id, o.user_id, o.first_purchase_day, o.first_purchase_day
+    from delta_old_facts o
+    where o.first_purchase_day is not null
+      and not exists (
+          select 1 from delta_general_users g where g.app_id = o.app_id and g.user_id = o.user_id)
+    union
+    select f.app_id, f.user_id, lower(b.bracket), upper(b.bracket) - 1
+    from fast_new_days f
+    join brackets b on b.bracket @> f.day_n
+)
+insert into delta_old_days
+select distinct on (d.app_id, d.user_id, d.day_n) d.*
+from compared c
+join int_user_days d
+  on d.app_id = c.app_id and d.user_id = c.user_id and d.day_n between c.first_day and c.last_day;
+
+with merged as (
+    select d.app_id, d.user_id, d.day_n, sum(d.opens) as opens, bool_or(d.active) as active,
+           sum(d.revenue_usd) as revenue_usd, sum(d.purchases) as purchases, sum(d.invites) as invites,
+           min(d.first_open_at) as first_open_at, array_cat_agg(d.regular_open_times) as regular_open_times,
+           array_cat_agg(d.purchase_times) as purchase_times, max(d.last_event_at) as last_event_at,
+           exists (select 1 from delta_general_users g where g.app_id = d.app_id and g.user_id = d.user_id) as general
+    from (select * from delta_old_days union all select * from delta_new_days) d
+    group by d.app_id, d.user_id, d.day_n
+), general_days as (
+    insert into scope_user_days
+    select app_id, user_id, day_n, opens, active, revenue_usd, purchases, invites, first_open_at,
+           regular_open_times, purchase_times, last_event_at
+    from merged where general
+)
+insert into delta_fast_days
+select app_id, user_id, day_n, opens, active, revenue_usd, purchases, invites, first_open_at,
+       regular_open_times, purchase_times, last_event_at
+from merged where not general;
 
 insert into int_user_days as d
 select * from delta_new_days
@@ -109,6 +195,7 @@ set opens = d.opens + excluded.opens,
 insert into scope_onboarding
 select st.app_id, st.user_id, array_agg(st.occurred_at order by st.occurred_at)
 from raw_steps st
+join delta_general_users g on g.app_id = st.app_id and g.user_id = st.user_id
 join scope_installs si on si.app_id = st.app_id and si.user_id = st.user_id
 cross join (select onboarding_step from compute_settings where app_id = '') s
 where st.step = s.onboarding_step
@@ -116,3 +203,4 @@ where st.step = s.onboarding_step
 group by st.app_id, st.user_id;
 
 analyze scope_user_days;
+analyze delta_fast_days;

@@ -3,7 +3,7 @@
 -- Rows of users without facts wait for their install (the cohort rebuild then reads them).
 -- Grain: one row per (app_id, user_id). Reads: compute_window, raw_opens, raw_retention,
 -- raw_purchases, raw_invites, raw_steps, int_user_facts, compute_scope. Rows are found between
--- the lowest and highest file_id of the window (block-range index).
+-- the lowest and highest file_id of the window (index on file_id).
 insert into delta_users (app_id, user_id)
 select distinct w.app_id, w.user_id
 from (

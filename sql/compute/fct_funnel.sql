@@ -4,6 +4,8 @@
 -- (install -> first open -> onboarding complete -> regular user -> first purchase) comes from
 -- the user facts; user-defined funnels from int_user_funnel_steps. Follows PostHog: a user
 -- counts at every step they reached; cohorts still inside their window count as they stand.
+-- Seconds are double precision (date_part), not numeric (extract): the medians sort a million
+-- values per step, three times faster so.
 -- Grain: one row per (app_id, funnel, network, campaign, country, platform, step_index).
 -- Reads: int_user_facts, int_user_funnel_steps, compute_funnels.
 delete from fct_funnel;
@@ -13,10 +15,10 @@ with default_steps as (
            coalesce(country, 'all') as country, coalesce(platform, 'all') as platform,
            count(*) as s0, count(funnel_open_at) as s1, count(funnel_onboarded_at) as s2,
            count(funnel_regular_at) as s3, count(funnel_purchase_at) as s4,
-           percentile_cont(0.5) within group (order by extract(epoch from funnel_open_at - installed_at)) as m1,
-           percentile_cont(0.5) within group (order by extract(epoch from funnel_onboarded_at - funnel_open_at)) as m2,
-           percentile_cont(0.5) within group (order by extract(epoch from funnel_regular_at - funnel_onboarded_at)) as m3,
-           percentile_cont(0.5) within group (order by extract(epoch from funnel_purchase_at - funnel_regular_at)) as m4
+           percentile_cont(0.5) within group (order by date_part('epoch', funnel_open_at - installed_at)) as m1,
+           percentile_cont(0.5) within group (order by date_part('epoch', funnel_onboarded_at - funnel_open_at)) as m2,
+           percentile_cont(0.5) within group (order by date_part('epoch', funnel_regular_at - funnel_onboarded_at)) as m3,
+           percentile_cont(0.5) within group (order by date_part('epoch', funnel_purchase_at - funnel_regular_at)) as m4
     from int_user_facts
     group by grouping sets ((app_id), (app_id, network), (app_id, campaign), (app_id, country), (app_id, platform))
 ), default_rows as (
@@ -31,7 +33,7 @@ with default_steps as (
         (4, d.s4, d.s3, d.m4)) as v (step_index, users, previous_users, median_seconds)
 ), custom_seconds as (
     select s.app_id, s.user_id, s.funnel, s.step_index,
-           extract(epoch from s.reached_at - lag(s.reached_at) over (
+           date_part('epoch', s.reached_at - lag(s.reached_at) over (
                partition by s.app_id, s.user_id, s.funnel order by s.step_index)) as seconds
     from int_user_funnel_steps s
 ), custom_steps as (

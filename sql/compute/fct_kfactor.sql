@@ -3,8 +3,8 @@
 -- invite_conversion = viral installs per cohort user; cycle time = median hours from inviter
 -- install to invitee install; amplification = 1 / (1 - k) when k < 1 (NULL otherwise);
 -- viral-adjusted CPI = CPI / amplification.
--- Grain: one row per (app_id, network). Reads: int_user_facts, int_spend_day_rollup,
--- int_cohort_rollup, compute_state, compute_settings.
+-- Grain: one row per (app_id, network). Reads: int_cohort_rollup (inviter cohorts),
+-- int_user_facts (the viral installs), int_spend_day_rollup, compute_state, compute_settings.
 delete from fct_kfactor;
 
 with settings as (
@@ -15,15 +15,16 @@ with settings as (
              - case when s.day_rule = 'hours24' then 1 else 0 end as last_cohort_date
     from compute_state cs cross join settings s
 ), inviters as (
-    select f.app_id, coalesce(f.network, 'all') as network, count(distinct f.cohort_date) as cohorts,
-           count(*) as cohort_size, sum(f.invites_sent) as invites_sent
-    from int_user_facts f
-    join mature_cutoff m on m.app_id = f.app_id and f.cohort_date <= m.last_cohort_date
-    group by grouping sets ((f.app_id, f.network), (f.app_id))
+    -- the inviter cohorts' sizes and invites come from the cohort rollup, not the user facts
+    select r.app_id, coalesce(r.network, 'all') as network, count(distinct r.cohort_date) as cohorts,
+           sum(r.installs) as cohort_size, sum(r.invites_sent) as invites_sent
+    from int_cohort_rollup r
+    join mature_cutoff m on m.app_id = r.app_id and r.cohort_date <= m.last_cohort_date
+    group by grouping sets ((r.app_id, r.network), (r.app_id))
 ), invitees as (
     select f.app_id, coalesce(f.inviter_network, 'all') as network, count(*) as viral_installs,
            percentile_cont(0.5) within group (
-               order by extract(epoch from f.installed_at - f.inviter_installed_at) / 3600.0) as cycle_time_hours
+               order by date_part('epoch', f.installed_at - f.inviter_installed_at) / 3600.0) as cycle_time_hours
     from int_user_facts f
     join mature_cutoff m on m.app_id = f.app_id and f.inviter_cohort_date <= m.last_cohort_date
     where f.counts_for_kfactor

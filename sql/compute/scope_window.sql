@@ -4,7 +4,7 @@
 -- spend dates the window's spend rows touch.
 -- Grain: compute_scope and spend_scope one row per (app_id, date). Reads: compute_window,
 -- raw_installs, raw_ad_spend, int_user_facts, compute_settings. Rows are found between the lowest
--- and highest file_id of the window (block-range index).
+-- and highest file_id of the window (index on file_id).
 with settings as (
     select time_zone from compute_settings where app_id = ''
 ), installs as (

@@ -61,11 +61,23 @@ create temp table delta_users (
     primary key (app_id, user_id)
 ) on commit drop;
 
+-- delta_general_users: the delta users whose facts need their whole history (see
+-- delta_user_days.sql); the others' facts are updated from the new days alone.
+create temp table delta_general_users (
+    app_id  text not null,
+    user_id text not null,
+    primary key (app_id, user_id)
+) on commit drop;
+
 create temp table delta_old_facts (like int_user_facts) on commit drop;
 
 create temp table delta_old_days (like int_user_days) on commit drop;
 
 create temp table delta_new_days (like int_user_days) on commit drop;
+
+-- delta_fast_days: the merged days of the delta users outside delta_general_users, only those the
+-- rollups compare (scope_user_days holds the general users' full histories).
+create temp table delta_fast_days (like int_user_days) on commit drop;
 
 create temp table held_scope (like compute_scope) on commit drop;
 

@@ -1,7 +1,7 @@
--- create_staging: the session's staging tables, one per input kind, plus the rejects and the
--- dirty (app, cohort day) pairs of the file being loaded.
+-- create_staging: the session's staging tables, one per input kind, plus the rejects of the file
+-- being loaded.
 -- Grain: one row per valid input row of the file in hand (stage_<kind>), per rejected row
--- (stage_rejects), per touched (app_id, cohort_date) (stage_dirty). Inputs: none.
+-- (stage_rejects). Inputs: none.
 --
 -- Session temporary tables rather than unlogged tables keyed by file_id: they are private to the
 -- worker's connection (no locking or catalog churn between workers), never WAL-logged, without
@@ -45,6 +45,3 @@ create temp table if not exists stage_ux (
 
 create temp table if not exists stage_rejects (
     line bigint, kind text, raw text, reason text);
-
-create temp table if not exists stage_dirty (
-    app_id text, cohort_date date);

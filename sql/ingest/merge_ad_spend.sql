@@ -1,8 +1,8 @@
--- merge_ad_spend: upserts one file's staged ad spend into raw_ad_spend (restatement) and records
--- the (app, day) pairs it touches.
+-- merge_ad_spend: upserts one file's staged ad spend into raw_ad_spend (restatement); a replaced
+-- row takes the new file's file_id, which is how compute finds the spend dates to redo.
 -- Grain: one raw row per (app_id, spend_date, network, campaign, country). Inputs:
 -- stage_ad_spend (the file's valid rows in file order), raw_ad_spend, $1 = file_id. Writes
--- raw_ad_spend, stage_dirty. Returns the number of rows inserted or replaced. The caller holds
+-- raw_ad_spend. Returns the number of rows inserted or replaced. The caller holds
 -- this kind's merge lock (pg_advisory_xact_lock).
 --
 -- Networks restate spend, so the later row for a key replaces the earlier one: within the file
@@ -28,10 +28,6 @@ upserted as (
             clicks = excluded.clicks,
             file_id = excluded.file_id
         where raw_ad_spend.file_id <= excluded.file_id
-    returning app_id, spend_date
-),
-dirty as (
-    insert into stage_dirty (app_id, cohort_date)
-    select distinct app_id, spend_date from upserted
+    returning 1
 )
 select count(*)::bigint as rows_loaded from upserted;

@@ -1,7 +1,6 @@
--- merge_installs: moves one file's staged installs into raw_installs, each event once, and
--- records the (app, cohort day) pairs the new installs touch.
+-- merge_installs: moves one file's staged installs into raw_installs, each event once.
 -- Grain: one raw row per new (app_id, event_id). Inputs: stage_installs (the file's valid rows in
--- file order), raw_installs, $1 = file_id. Writes raw_installs, stage_dirty. Returns the number
+-- file order), raw_installs, $1 = file_id. Writes raw_installs. Returns the number
 -- of rows inserted. The caller holds this kind's merge lock (pg_advisory_xact_lock), so no other
 -- transaction inserts installs between the "not exists" check and the insert.
 --
@@ -9,8 +8,8 @@
 -- truncated, then only appended to by COPY in one session). An event already stored is skipped
 -- whatever its timestamp: the primary key holds the partition key, so "not exists" on
 -- (app_id, event_id) over every partition does the deduplication, not "on conflict".
--- Dirty cohorts: each new install's own UTC date. (The cohort a user leaves when an earlier
--- install arrives is marked by mark_moved_cohorts.sql, run just before this statement.)
+-- Nothing is marked for compute: it finds the rows of files it has not folded in by file_id,
+-- and rebuilds the cohorts their installs land in and the cohorts their users come from.
 with staged as (
     select distinct on (app_id, event_id)
         event_id, app_id, user_id, installed_at, network, platform, country, campaign,
@@ -26,11 +25,6 @@ inserted as (
     from staged s
     where not exists (
         select 1 from raw_installs r where r.app_id = s.app_id and r.event_id = s.event_id)
-    returning app_id, user_id, installed_at
-),
-dirty as (
-    insert into stage_dirty (app_id, cohort_date)
-    select distinct app_id, (installed_at at time zone 'UTC')::date
-    from inserted
+    returning 1
 )
 select count(*)::bigint as rows_loaded from inserted;

@@ -52,6 +52,11 @@ public struct ComputeEngine: Sendable {
             let wholeHistory = full && options.from == nil && options.to == nil
             if wholeHistory {
                 try connection.execute(SQLCatalog.text("compute/reset.sql"))
+            } else {
+                // A partial run matches tens of thousands of keys against the big derived tables,
+                // whose pages the previous runs left in memory: probing their indexes beats
+                // scanning them, which the default cost of a random read hides from the planner.
+                try connection.execute("set local random_page_cost = 1.1")
             }
             let windowFiles = try connection.query(SQLCatalog.text("compute/window_files.sql")).scalar(Int.self)
             let scopeFile = full ? "compute/scope_full.sql" : "compute/scope_dirty.sql"
@@ -101,20 +106,23 @@ public struct ComputeEngine: Sendable {
     }
 
     /// Folds the window's rows into the users they touch outside the scope's cohorts (see
-    /// `delta_users.sql`): their days and facts are updated and the rollups get the difference.
-    /// Returns the number of users folded.
+    /// `delta_users.sql`): their days and facts are updated (most from the new days alone, see
+    /// `delta_user_days.sql`) and the rollups get the difference. Returns the number of users folded.
     private func fold(_ connection: PostgresConnection) throws -> Int {
         var folded = 0
         try timed("delta_users") {
             folded = try connection.query(SQLCatalog.text("compute/delta_users.sql")).affectedRows
         }
         guard folded > 0 else { return 0 }
+        try connection.execute("analyze delta_users")
         try connection.execute("insert into held_scope select * from compute_scope; truncate compute_scope")
         try timed("delta_user_days") { try connection.execute(SQLCatalog.text("compute/delta_user_days.sql")) }
-        for step in ["int_user_facts", "int_user_facts_inviters"] {
+        // User-defined funnels read the raw events of every delta user; then the facts: most
+        // from the new days alone, the general users' from all their days.
+        try timed("int_user_funnel_steps") { try evaluateCustomFunnels(connection) }
+        for step in ["delta_fast_facts", "int_user_facts", "int_user_facts_inviters"] {
             try timed(step) { try connection.execute(SQLCatalog.text("compute/\(step).sql")) }
         }
-        try timed("int_user_funnel_steps") { try evaluateCustomFunnels(connection) }
         for step in ["delta_rollups", "compute_state"] {
             try timed(step) { try connection.execute(SQLCatalog.text("compute/\(step).sql")) }
         }

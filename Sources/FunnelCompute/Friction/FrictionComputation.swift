@@ -12,15 +12,23 @@ public struct FrictionScope: Sendable, Equatable {
     /// First and last UTC date (inclusive); nil = open.
     public var from: PostgresDate?
     public var to: PostgresDate?
+    /// False when no telemetry changed but outcomes may have (new steps or opens): episodes stay,
+    /// impact is recomputed.
+    public var rescansSessions: Bool
 
-    public init(apps: [String]? = nil, from: PostgresDate? = nil, to: PostgresDate? = nil) {
+    public init(apps: [String]? = nil, from: PostgresDate? = nil, to: PostgresDate? = nil,
+                rescansSessions: Bool = true) {
         self.apps = apps
         self.from = from
         self.to = to
+        self.rescansSessions = rescansSessions
     }
 
     /// A full recompute.
     public static let everything = FrictionScope()
+
+    /// Impact and breakdown only, for every app with episodes.
+    public static let impactOnly = FrictionScope(rescansSessions: false)
 }
 
 /// How friction is detected and judged.
@@ -87,16 +95,18 @@ public struct FrictionComputation: Sendable {
         try connection.transaction { connection in
             var summary = FrictionSummary()
             try connection.execute(SQLCatalog.text("friction/create_work_tables.sql"))
-            try connection.query(SQLCatalog.text("friction/scope_sessions.sql"),
-                                 [scope.apps, scope.from, scope.to])
-            let episodeStart = Date()
-            try connection.query(SQLCatalog.text("friction/delete_scope_episodes.sql"))
-            try rebuildEpisodes(on: connection, summary: &summary)
-            summary.episodeSeconds = Date().timeIntervalSince(episodeStart)
-            logger.info("friction episodes rebuilt", metadata: [
-                "friction.sessions": "\(summary.sessionsScanned)", "friction.events": "\(summary.eventsScanned)",
-                "friction.episodes": "\(summary.episodesWritten)",
-            ])
+            if scope.rescansSessions {
+                try connection.query(SQLCatalog.text("friction/scope_sessions.sql"),
+                                     [scope.apps, scope.from, scope.to])
+                let episodeStart = Date()
+                try connection.query(SQLCatalog.text("friction/delete_scope_episodes.sql"))
+                try rebuildEpisodes(on: connection, summary: &summary)
+                summary.episodeSeconds = Date().timeIntervalSince(episodeStart)
+                logger.info("friction episodes rebuilt", metadata: [
+                    "friction.sessions": "\(summary.sessionsScanned)", "friction.events": "\(summary.eventsScanned)",
+                    "friction.episodes": "\(summary.episodesWritten)",
+                ])
+            }
 
             let impactStart = Date()
             let apps = try scope.apps ?? connection.query("""

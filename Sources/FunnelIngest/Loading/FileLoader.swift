@@ -8,8 +8,8 @@ public import PostgresClient
 ///
 /// Per file: the rows are COPYed (while the next batch is parsed) into the session's staging
 /// tables, outside any transaction; then one transaction row-locks the file's queue row, merges
-/// each kind with one set-based statement under that kind's merge lock, keeps the rejects,
-/// records the dirty cohorts and marks the file loaded. A crash before that commit leaves nothing
+/// each kind with one set-based statement under that kind's merge lock, keeps the rejects and
+/// marks the file loaded (compute finds a loaded file's rows by file_id: nothing else is marked). A crash before that commit leaves nothing
 /// (staging dies with the session); after it, everything. Not thread-safe: one per worker.
 public final class FileLoader {
     let connection: PostgresConnection
@@ -63,10 +63,6 @@ public final class FileLoader {
             for kind in EventKind.allCases where staged.rows[kind, default: 0] > 0 {
                 try connection.query("select pg_advisory_xact_lock($1)", [Self.mergeLock(kind).value])
                 let mergeStarted = clock.now
-                if kind == .installs {
-                    try connection.query(SQLCatalog.text("ingest/mark_moved_cohorts.sql"))
-                    connection.logger.debug("moved cohorts marked", metadata: ["load.seconds": "\(clock.now - mergeStarted)"])
-                }
                 loaded += try connection.query(Self.mergeStatement(for: kind), [file.fileID])
                     .scalar(Int.self)
                 connection.logger.debug("kind merged", metadata: ["load.kind": "\(kind.rawValue)", "load.seconds": "\(clock.now - mergeStarted)"])
@@ -74,7 +70,6 @@ public final class FileLoader {
             if staged.counts.rejected > 0 {
                 try connection.query(SQLCatalog.text("ingest/insert_rejects.sql"), [file.fileID, file.path])
             }
-            try connection.query(SQLCatalog.text("ingest/record_dirty_cohorts.sql"))
             staged.counts.rowsLoaded = loaded
             staged.counts.duplicates = staged.rows.values.reduce(0, +) - loaded
             let finished = try connection.query(SQLCatalog.text("ingest/finish_file.sql"), [

@@ -2,6 +2,7 @@ import Foundation
 import FunnelCompute
 import FunnelCore
 import FunnelIngest
+import FunnelSQL
 import Logging
 import PostgresClient
 
@@ -117,8 +118,9 @@ struct BatchRunner {
 
     /// True when nothing waits to be computed and `latest` reflects the last compute.
     private func isUpToDate(_ connection: PostgresConnection, _ folders: ReportFolders) throws -> Bool {
-        let dirty = try connection.query("select exists (select 1 from dirty_cohort_days)").scalar(Bool.self)
-        guard !dirty, let latest = folders.latestSummary() else { return false }
+        let pending = try connection.query(SQLCatalog.text("compute/pending_work.sql"), [PostgresDate?.none, PostgresDate?.none])
+        let waiting = try pending.rows.first?.decode(Bool.self, at: 0) ?? false
+        guard !waiting, let latest = folders.latestSummary() else { return false }
         return latest.computeRunId == (try lastComputeRun(connection))
     }
 

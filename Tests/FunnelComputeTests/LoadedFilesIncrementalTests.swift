@@ -1,0 +1,164 @@
+import Foundation
+@testable import FunnelCompute
+import FunnelCore
+import FunnelIngest
+import Logging
+import PostgresClient
+import Testing
+import TestSupport
+
+/// Files loaded by the real loader, one after another, each followed by an incremental compute
+/// that must leave every derived table as a full rebuild of the same rows would. The loader marks
+/// nothing: compute finds each file's rows by file_id and folds them in.
+@Suite("Incremental compute over files loaded by the real loader")
+struct LoadedFilesIncrementalTests {
+    static let marts = ["int_user_facts", "int_user_funnel_steps", "int_cohort_rollup", "int_cohort_day_rollup",
+                        "int_cohort_bracket_rollup", "int_spend_day_rollup", "fct_funnel", "fct_funnel_top",
+                        "fct_retention", "fct_retention_summary", "fct_retention_brackets", "fct_regular_users",
+                        "fct_ltv", "fct_ltv_models", "fct_cpi", "fct_kfactor", "fct_networks"]
+
+    final class Loaded {
+        let fixture: ComputeFixture
+        let directory: URL
+        let configuration: FunnelConfiguration
+        private var files = 0
+
+        init(configuration: FunnelConfiguration) throws {
+            fixture = try ComputeFixture()
+            directory = try TestCluster.makeTemporaryDirectory(prefix: "funnel-loaded")
+            self.configuration = configuration
+        }
+
+        /// Writes one CSV file named for its kind and loads it through `IngestRun`.
+        func load(_ kind: String, _ header: String, _ rows: [String]) throws {
+            files += 1
+            let url = directory.appending(path: "\(kind)-\(files).csv")
+            try ([header] + rows).joined(separator: "\n").appending("\n").write(to: url, atomically: true, encoding: .utf8)
+            var logger = Logger(label: "test.ingest")
+            logger.logLevel = .critical
+            let reports = try IngestRun(settings: fixture.settings, kind: nil, assumeTimeZone: nil, workers: 1)
+                .run(files: [url.path], stop: StopFlag(), progress: IngestProgress(), logger: logger)
+            #expect(reports.map(\.status) == [.loaded], "\(url.lastPathComponent) did not load")
+        }
+
+        /// The incremental compute, then a full rebuild: every derived table must be the same.
+        @discardableResult
+        func computeMatchesFull(_ comment: Comment) throws -> ComputeSummary {
+            let incremental = try fixture.compute(configuration)
+            #expect(incremental.mode == "incremental")
+            #expect(incremental.failedChecks.isEmpty, comment)
+            #expect(try fixture.int("select count(*) from dirty_cohort_days") == 0)
+            var before: [String: [String]] = [:]
+            for mart in LoadedFilesIncrementalTests.marts { before[mart] = try fixture.snapshot(mart) }
+            let days = try fixture.snapshot(
+                "(select app_id, user_id, day_n, opens, active, revenue_usd, purchases, invites from int_user_days)")
+            try fixture.compute(configuration, full: true)
+            for mart in LoadedFilesIncrementalTests.marts {
+                #expect(try fixture.snapshot(mart) == before[mart], "\(mart) differs from a full rebuild: \(comment)")
+            }
+            #expect(try fixture.snapshot(
+                "(select app_id, user_id, day_n, opens, active, revenue_usd, purchases, invites from int_user_days)") == days,
+                "int_user_days differs from a full rebuild: \(comment)")
+            return incremental
+        }
+    }
+
+    static let installs = "event_id,app_id,user_id,installed_at,network,platform,country,campaign,referrer_user_id,invite_id"
+    static let opens = "event_id,app_id,user_id,opened_at"
+    static let purchases = "event_id,app_id,user_id,purchased_at,revenue,currency"
+    static let invites = "event_id,app_id,user_id,invite_id,sent_at"
+    static let retention = "event_id,app_id,user_id,day,reported_at"
+    static let steps = "event_id,app_id,user_id,occurred_at,step"
+    static let spend = "app_id,date,network,spend,campaign,country,currency,impressions,clicks"
+
+    @Test("late events, events waiting for their install, a user moved by an earlier install, restated spend")
+    func loadedFilesFoldLikeAFullRebuild() throws {
+        var config = FunnelConfiguration()
+        config.funnels = [FunnelDefinition(name: "buyers", steps: ["open", "purchase"], order: .ordered, windowDays: 30)]
+        let l = try Loaded(configuration: config)
+        let f = l.fixture
+
+        // Three cohorts, their first days of activity, and spend.
+        try l.load("installs", Self.installs, [
+            "i1,app,u1,2024-03-01T23:30:00Z,adnova,ios,US,c1,,",
+            "i2,app,u2,2024-03-03T10:00:00Z,organic,android,DE,,,",
+            "i3,app,u3,2024-03-02T08:00:00Z,pixelreach,ios,FR,c2,,",
+            "i4,app,u4,2024-03-02T09:00:00Z,adnova,android,US,c1,,",
+        ])
+        try l.load("opens", Self.opens, [
+            "o1,app,u1,2024-03-01T23:40:00Z", "o2,app,u1,2024-03-02T12:00:00Z", "o3,app,u1,2024-03-03T12:00:00Z",
+            "o4,app,u1,2024-03-04T12:00:00Z", "o5,app,u2,2024-03-04T10:00:00Z", "o6,app,u3,2024-03-02T09:00:00Z",
+            "o7,app,u4,2024-03-03T09:00:00Z",
+        ])
+        try l.load("steps", Self.steps, ["s1,app,u1,2024-03-02T00:10:00Z,onboarding_complete"])
+        try l.load("purchases", Self.purchases, ["p1,app,u1,2024-03-05T10:00:00Z,4.99,USD"])
+        try l.load("ad_spend", Self.spend, [
+            "app,2024-03-01,adnova,100,c1,US,USD,10000,300", "app,2024-03-02,adnova,80,c1,US,USD,8000,250",
+            "app,2024-03-02,pixelreach,50,c2,FR,EUR,5000,100",
+        ])
+        let first = try l.computeMatchesFull("the first days")
+        #expect(first.usersRebuilt == 4)
+
+        // A later day: old users come back (one buys for the first time, late in the purchase
+        // window; one sends an invite), a partner's retention row, events of a user whose install
+        // has not arrived, and a new install.
+        try l.load("opens", Self.opens, [
+            "o8,app,u1,2024-03-12T12:00:00Z", "o9,app,u3,2024-03-12T13:00:00Z", "o10,app,ghost,2024-03-12T14:00:00Z",
+            "o11,app,u4,2024-03-12T09:00:00Z",
+        ])
+        try l.load("purchases", Self.purchases, [
+            "p2,app,u3,2024-03-12T13:05:00Z,9.99,EUR", "p3,app,u1,2024-03-12T12:05:00Z,1.99,USD",
+            "p4,app,ghost,2024-03-12T14:05:00Z,2.99,USD",
+        ])
+        try l.load("invites", Self.invites, ["v1,app,u4,inv4,2024-03-12T09:05:00Z"])
+        try l.load("retention", Self.retention, ["r1,app,u2,9,2024-03-12T23:00:00Z"])
+        try l.load("installs", Self.installs, ["i5,app,u5,2024-03-12T07:00:00Z,organic,ios,US,,,"])
+        let later = try l.computeMatchesFull("a later day")
+        #expect(later.usersRebuilt >= 4)
+        #expect(try f.int("select count(*) from int_user_facts where user_id = 'ghost'") == 0)
+        #expect(try f.int("select last_active_day from int_user_facts where user_id = 'u3'") == 10)
+        #expect(try f.int("select first_purchase_day from int_user_facts where user_id = 'u3'") == 10)
+
+        // The ghost's install arrives (its waiting events count now); the invitee of u4's invite;
+        // u2's earlier install on another network moves u2 to an earlier cohort; a late open on u4's
+        // day 2 (inside the regular-user window); and a network restates its spend.
+        try l.load("installs", Self.installs, [
+            "i6,app,ghost,2024-03-11T20:00:00Z,adnova,ios,US,c1,,",
+            "i7,app,u6,2024-03-12T18:00:00Z,adnova,ios,US,,u4,inv4",
+            "i8,app,u2,2024-02-28T10:00:00Z,pixelreach,android,DE,c2,,",
+        ])
+        try l.load("opens", Self.opens, ["o12,app,u4,2024-03-04T09:00:00Z", "o13,app,u4,2024-03-05T09:00:00Z"])
+        try l.load("ad_spend", Self.spend, ["app,2024-03-02,adnova,90,c1,US,USD,8000,260"])
+        try l.computeMatchesFull("installs that arrive late")
+        let ghostDays = try f.snapshot("(select day_n, opens, purchases from int_user_days where user_id = 'ghost')")
+        #expect(ghostDays == ["(0,0,0)", "(1,1,1)"], "\(ghostDays)") // the install day, then its waiting events
+        #expect(try f.string("select cohort_date::text || ' ' || network from int_user_facts where user_id = 'u2'")
+            == "2024-02-28 pixelreach")
+        #expect(try f.int("select regular_opens from int_user_facts where user_id = 'u4'") == 3)
+        #expect(try f.double("select sum(spend_usd)::float8 from int_spend_day_rollup where spend_date = '2024-03-02' and network = 'adnova'") == 90)
+
+        // Delivered again: nothing new, nothing changes.
+        try l.load("opens", Self.opens, ["o8,app,u1,2024-03-12T12:00:00Z"])
+        let again = try l.fixture.compute(config)
+        #expect(again.usersRebuilt == 0)
+    }
+
+    @Test("the friction scope comes from the new files' telemetry, and files without telemetry redo only the impact")
+    func frictionScopeFollowsNewFiles() throws {
+        let l = try Loaded(configuration: FunnelConfiguration())
+        let connection = l.fixture.connection
+        try connection.query("select ensure_month_partitions('raw_ux', '2024-01-01', '2024-12-31')")
+        #expect(try ComputeJob.frictionScope(connection, options: ComputeOptions()) == nil)
+
+        try l.load("installs", Self.installs, ["i1,app,u1,2024-03-01T10:00:00Z,organic,ios,US,,,"])
+        #expect(try ComputeJob.frictionScope(connection, options: ComputeOptions()) == .impactOnly)
+        try l.load("ux", "event_id,app_id,user_id,session_id,occurred_at,screen,type", [
+            "x1,app,u1,s1,2024-03-05T10:00:00Z,signup,screen_view", "x2,app,u1,s1,2024-03-04T10:00:00Z,signup,screen_view",
+        ])
+        let scope = try #require(try ComputeJob.frictionScope(connection, options: ComputeOptions()))
+        #expect(scope.rescansSessions)
+        #expect(scope.from?.description == "2024-03-03")
+        try l.fixture.compute()
+        #expect(try ComputeJob.frictionScope(connection, options: ComputeOptions()) == nil)
+    }
+}

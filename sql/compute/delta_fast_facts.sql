@@ -1,0 +1,50 @@
+-- delta_fast_facts: updates the facts of the delta users outside delta_general_users from the
+-- new days alone, then leaves only the general users in scope_installs (int_user_facts.sql
+-- rebuilds theirs from all their days). For these users the new days cannot move the first open,
+-- the regular-user moment or the onboarding, hence neither the funnel's first three steps; what
+-- they can move has a closed form: opens in the regular window and invites in the k-factor
+-- window add up, the last active day is the later one, the first purchase the earlier one, and
+-- the funnel's purchase step is the earlier of the known one and the first new purchase inside
+-- its window after the (unchanged) regular-user step.
+-- Grain: int_user_facts one row per (app_id, user_id) updated in place. Reads: delta_new_days,
+-- delta_general_users, delta_old_facts, compute_settings.
+with settings as (
+    select * from compute_settings where app_id = ''
+), fast_days as (
+    select n.*
+    from delta_new_days n
+    where not exists (
+        select 1 from delta_general_users g where g.app_id = n.app_id and g.user_id = n.user_id)
+), activity as (
+    select d.app_id, d.user_id,
+           coalesce(sum(d.opens) filter (where d.day_n between 1 and s.regular_days), 0) as regular_opens,
+           min(d.day_n) filter (where d.purchases > 0) as first_purchase_day,
+           max(d.day_n) filter (where d.active) as last_active_day,
+           coalesce(sum(d.invites) filter (where d.day_n < s.kfactor_window_days), 0) as invites_sent
+    from fast_days d
+    cross join settings s
+    group by d.app_id, d.user_id
+), purchases as (
+    select d.app_id, d.user_id, min(t) as first_purchase_at,
+           min(t) filter (where t >= o.funnel_regular_at
+                            and t < o.installed_at + make_interval(days => s.purchase_window_days)) as funnel_purchase_at
+    from fast_days d
+    cross join lateral unnest(d.purchase_times) as t
+    join delta_old_facts o on o.app_id = d.app_id and o.user_id = d.user_id
+    cross join settings s
+    group by d.app_id, d.user_id
+)
+update int_user_facts f
+set regular_opens = f.regular_opens + a.regular_opens,
+    first_purchase_day = least(f.first_purchase_day, a.first_purchase_day),
+    first_purchase_at = least(f.first_purchase_at, p.first_purchase_at),
+    funnel_purchase_at = least(f.funnel_purchase_at, p.funnel_purchase_at),
+    invites_sent = f.invites_sent + a.invites_sent,
+    last_active_day = greatest(f.last_active_day, a.last_active_day)
+from activity a
+left join purchases p on p.app_id = a.app_id and p.user_id = a.user_id
+where f.app_id = a.app_id and f.user_id = a.user_id;
+
+delete from scope_installs si
+where not exists (
+    select 1 from delta_general_users g where g.app_id = si.app_id and g.user_id = si.user_id);

@@ -1,16 +1,28 @@
 -- delta_rollups: applies the fold to the three cohort rollups: each delta user's contribution as
--- it was (delta_old_facts, delta_old_days) is subtracted and the new one (int_user_facts,
--- scope_user_days, delta_fast_days) added, with the rules of int_cohort_rollups; cells left without contributions
--- are deleted, so the rollups equal a rebuild (whose day rows with only zeros are not kept). Cells
--- whose difference is zero (the users' unchanged days) are left alone.
--- Only the days the window touched (and the days the user facts point at) are compared, so the
--- cost follows the new rows, not the users' history.
--- Grain: the rollups' own. Reads: delta_users, delta_old_facts, delta_old_days, delta_new_days,
--- int_user_facts, scope_user_days, delta_fast_days, compute_settings.
+-- it was (delta_old_facts, delta_old_days) is subtracted and the new one (their facts now, and
+-- scope_user_days or delta_fast_days) added, with the rules of int_cohort_rollups; cells left
+-- without contributions are deleted, so the rollups equal a rebuild (whose day rows with only
+-- zeros are not kept). Cells whose difference is zero (the users' unchanged days) are left alone.
+-- Only the days at hand are compared (all of a general user's, the compared days of the others;
+-- see delta_user_days.sql), so the cost follows the new rows, not the users' history.
+-- Grain: the rollups' own. Reads: delta_users, int_user_facts, delta_old_facts, delta_old_days,
+-- delta_new_days, scope_user_days, delta_fast_days, compute_settings.
+truncate delta_new_facts;
+
+-- The delta users' facts as they are now, probed per user (offset 0 keeps the planner from
+-- scanning every user's facts), read by each of the three rollups below.
+insert into delta_new_facts
+select f.*
+from delta_users u
+cross join lateral (
+    select * from int_user_facts x where x.app_id = u.app_id and x.user_id = u.user_id offset 0
+) f;
+
+analyze delta_new_facts;
+
 with changes as (
     select 1 as sign, f.*
-    from int_user_facts f
-    join delta_users u on u.app_id = f.app_id and u.user_id = f.user_id
+    from delta_new_facts f
     union all
     select -1, o.* from delta_old_facts o
 )
@@ -67,26 +79,19 @@ with settings as (
 ), facts as (
     select 1 as sign, f.app_id, f.user_id, f.cohort_date, f.network, f.campaign, f.country, f.platform,
            f.first_purchase_day, f.last_active_day
-    from int_user_facts f
-    join delta_users u on u.app_id = f.app_id and u.user_id = f.user_id
+    from delta_new_facts f
     union all
     select -1, o.app_id, o.user_id, o.cohort_date, o.network, o.campaign, o.country, o.platform,
            o.first_purchase_day, o.last_active_day
     from delta_old_facts o
-), relevant as (
-    -- the days whose contribution can differ: the days the window touched and the old and new
-    -- first-purchase days (new payers); the other days of a user contribute the same before and after
-    select app_id, user_id, day_n from delta_new_days
-    union
-    select app_id, user_id, first_purchase_day from facts where first_purchase_day is not null
 ), days as (
+    -- every day at hand, before (delta_old_days) and after (the merged days): a day the new rows
+    -- did not change contributes the same to both and cancels out in the sums below
     select 1 as sign, d.app_id, d.user_id, d.day_n, d.active, d.revenue_usd, d.purchases
     from (select * from scope_user_days union all select * from delta_fast_days) d
-    join relevant r on r.app_id = d.app_id and r.user_id = d.user_id and r.day_n = d.day_n
     union all
     select -1, d.app_id, d.user_id, d.day_n, d.active, d.revenue_usd, d.purchases
     from delta_old_days d
-    join relevant r on r.app_id = d.app_id and r.user_id = d.user_id and r.day_n = d.day_n
 ), contributions as (
     select f.app_id, f.cohort_date, f.network, f.campaign, f.country, f.platform, d.day_n,
            f.sign * d.active::integer as active_users, 0 as last_active_users, f.sign * d.revenue_usd as revenue_usd,
@@ -126,27 +131,20 @@ with brackets as (
     where s.app_id = ''
 ), facts as (
     select 1 as sign, f.app_id, f.user_id, f.cohort_date, f.network, f.campaign, f.country, f.platform
-    from int_user_facts f
-    join delta_users u on u.app_id = f.app_id and u.user_id = f.user_id
+    from delta_new_facts f
     union all
     select -1, o.app_id, o.user_id, o.cohort_date, o.network, o.campaign, o.country, o.platform
     from delta_old_facts o
-), touched as (
-    -- the brackets of the days the window touched; the user's other brackets are unchanged
-    select distinct d.app_id, d.user_id, b.bracket_index
-    from delta_new_days d
-    join brackets b on b.bracket @> d.day_n
 ), active_in_bracket as (
+    -- as for the days: a bracket whose days did not change is active on both sides and cancels
     select distinct 1 as sign, d.app_id, d.user_id, b.bracket_index
     from (select * from scope_user_days union all select * from delta_fast_days) d
     join brackets b on b.bracket @> d.day_n
-    join touched t on t.app_id = d.app_id and t.user_id = d.user_id and t.bracket_index = b.bracket_index
     where d.active
     union all
     select distinct -1, d.app_id, d.user_id, b.bracket_index
     from delta_old_days d
     join brackets b on b.bracket @> d.day_n
-    join touched t on t.app_id = d.app_id and t.user_id = d.user_id and t.bracket_index = b.bracket_index
     where d.active
 )
 insert into int_cohort_bracket_rollup as r

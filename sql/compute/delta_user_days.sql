@@ -28,7 +28,11 @@ truncate delta_general_users;
 truncate delta_fast_days;
 
 insert into delta_old_facts
-select f.* from int_user_facts f join delta_users u on u.app_id = f.app_id and u.user_id = f.user_id;
+select f.*
+from delta_users u
+cross join lateral (
+    select * from int_user_facts x where x.app_id = u.app_id and x.user_id = u.user_id offset 0
+) f;
 
 insert into scope_installs
 select app_id, user_id, installed_at, cohort_date, network, campaign, country, platform, referrer_user_id,

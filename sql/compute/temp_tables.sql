@@ -71,6 +71,8 @@ create temp table delta_general_users (
 
 create temp table delta_old_facts (like int_user_facts) on commit drop;
 
+create temp table delta_new_facts (like int_user_facts) on commit drop;
+
 create temp table delta_old_days (like int_user_days) on commit drop;
 
 create temp table delta_new_days (like int_user_days) on commit drop;

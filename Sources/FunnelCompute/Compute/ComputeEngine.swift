@@ -57,6 +57,8 @@ public struct ComputeEngine: Sendable {
                 // whose pages the previous runs left in memory: probing their indexes beats
                 // scanning them, which the default cost of a random read hides from the planner.
                 try connection.execute("set local random_page_cost = 1.1")
+                // Compiling each statement (50-100 ms apiece) costs more than it saves on these sizes.
+                try connection.execute("set local jit = off")
             }
             let windowFiles = try connection.query(SQLCatalog.text("compute/window_files.sql")).scalar(Int.self)
             let scopeFile = full ? "compute/scope_full.sql" : "compute/scope_dirty.sql"

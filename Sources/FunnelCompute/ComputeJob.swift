@@ -1,5 +1,4 @@
 public import FunnelCore
-import FunnelSQL
 public import Logging
 public import PostgresClient
 
@@ -26,26 +25,14 @@ public struct ComputeJob: Sendable {
 
     /// Runs the job; nil when another compute holds the lock and `options.waitForLock` is false.
     public func run(_ connection: PostgresConnection, options: ComputeOptions) throws -> Result? {
-        // Read before the engine drains the dirty ledger and records the new files as folded in.
-        let frictionScope = try Self.frictionScope(connection, options: options)
         guard let compute = try ComputeEngine(configuration: configuration, logger: logger).run(connection, options: options)
         else { return nil }
         var friction: FrictionSummary?
-        if let frictionScope {
+        if let frictionScope = compute.frictionScope {
             friction = try connection.withAdvisoryLock(AdvisoryLockKey("funnel.friction")) {
                 try FrictionComputation().run(on: connection, scope: frictionScope, logger: logger)
             }
         }
         return Result(compute: compute, friction: friction)
-    }
-
-    static func frictionScope(_ connection: PostgresConnection, options: ComputeOptions) throws -> FrictionScope? {
-        if options.full { return FrictionScope(from: options.from, to: options.to) }
-        let pending = try connection.query(SQLCatalog.text("compute/pending_work.sql"), [options.from, options.to])
-        guard let row = pending.rows.first, try row.decode(Bool.self, at: 0) else { return nil }
-        if let from = try row.decode(PostgresDate?.self, at: 1) {
-            return FrictionScope(from: from, to: options.to)
-        }
-        return .impactOnly
     }
 }

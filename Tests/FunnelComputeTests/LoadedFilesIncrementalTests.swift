@@ -148,17 +148,17 @@ struct LoadedFilesIncrementalTests {
         let l = try Loaded(configuration: FunnelConfiguration())
         let connection = l.fixture.connection
         try connection.query("select ensure_month_partitions('raw_ux', '2024-01-01', '2024-12-31')")
-        #expect(try ComputeJob.frictionScope(connection, options: ComputeOptions()) == nil)
+        #expect(try ComputeEngine.pendingFrictionScope(connection, options: ComputeOptions()) == nil)
 
         try l.load("installs", Self.installs, ["i1,app,u1,2024-03-01T10:00:00Z,organic,ios,US,,,"])
-        #expect(try ComputeJob.frictionScope(connection, options: ComputeOptions()) == .impactOnly)
+        #expect(try ComputeEngine.pendingFrictionScope(connection, options: ComputeOptions()) == .impactOnly)
         try l.load("ux", "event_id,app_id,user_id,session_id,occurred_at,screen,type", [
             "x1,app,u1,s1,2024-03-05T10:00:00Z,signup,screen_view", "x2,app,u1,s1,2024-03-04T10:00:00Z,signup,screen_view",
         ])
-        let scope = try #require(try ComputeJob.frictionScope(connection, options: ComputeOptions()))
+        let scope = try #require(try ComputeEngine.pendingFrictionScope(connection, options: ComputeOptions()))
         #expect(scope.rescansSessions)
         #expect(scope.from?.description == "2024-03-03")
         try l.fixture.compute()
-        #expect(try ComputeJob.frictionScope(connection, options: ComputeOptions()) == nil)
+        #expect(try ComputeEngine.pendingFrictionScope(connection, options: ComputeOptions()) == nil)
     }
 }

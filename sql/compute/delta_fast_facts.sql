@@ -6,8 +6,8 @@
 -- window add up, the last active day is the later one, the first purchase the earlier one, and
 -- the funnel's purchase step is the earlier of the known one and the first new purchase inside
 -- its window after the (unchanged) regular-user step.
--- Grain: int_user_facts one row per (app_id, user_id) updated in place. Reads: delta_new_days,
--- delta_general_users, delta_old_facts, compute_settings.
+-- Grain: int_user_facts one row per (app_id, user_id) updated in place, and the updated rows in
+-- delta_new_facts. Reads: delta_new_days, delta_general_users, delta_old_facts, compute_settings.
 with settings as (
     select * from compute_settings where app_id = ''
 ), fast_days as (
@@ -33,17 +33,21 @@ with settings as (
     join delta_old_facts o on o.app_id = d.app_id and o.user_id = d.user_id
     cross join settings s
     group by d.app_id, d.user_id
+), updated as (
+    update int_user_facts f
+    set regular_opens = f.regular_opens + a.regular_opens,
+        first_purchase_day = least(f.first_purchase_day, a.first_purchase_day),
+        first_purchase_at = least(f.first_purchase_at, p.first_purchase_at),
+        funnel_purchase_at = least(f.funnel_purchase_at, p.funnel_purchase_at),
+        invites_sent = f.invites_sent + a.invites_sent,
+        last_active_day = greatest(f.last_active_day, a.last_active_day)
+    from activity a
+    left join purchases p on p.app_id = a.app_id and p.user_id = a.user_id
+    where f.app_id = a.app_id and f.user_id = a.user_id
+    returning f.*
 )
-update int_user_facts f
-set regular_opens = f.regular_opens + a.regular_opens,
-    first_purchase_day = least(f.first_purchase_day, a.first_purchase_day),
-    first_purchase_at = least(f.first_purchase_at, p.first_purchase_at),
-    funnel_purchase_at = least(f.funnel_purchase_at, p.funnel_purchase_at),
-    invites_sent = f.invites_sent + a.invites_sent,
-    last_active_day = greatest(f.last_active_day, a.last_active_day)
-from activity a
-left join purchases p on p.app_id = a.app_id and p.user_id = a.user_id
-where f.app_id = a.app_id and f.user_id = a.user_id;
+insert into delta_new_facts
+select * from updated;
 
 delete from scope_installs si
 where not exists (

@@ -7,16 +7,16 @@
 -- see delta_user_days.sql), so the cost follows the new rows, not the users' history.
 -- Grain: the rollups' own. Reads: delta_users, int_user_facts, delta_old_facts, delta_old_days,
 -- delta_new_days, scope_user_days, delta_fast_days, compute_settings.
-truncate delta_new_facts;
-
--- The delta users' facts as they are now, probed per user (offset 0 keeps the planner from
--- scanning every user's facts), read by each of the three rollups below.
+-- The delta users' facts as they are now: those delta_fast_facts.sql updated are there already;
+-- the others (the general users, and users whose new rows made no day) are probed per user
+-- (offset 0 keeps the planner from scanning every user's facts). Read by each rollup below.
 insert into delta_new_facts
 select f.*
 from delta_users u
 cross join lateral (
     select * from int_user_facts x where x.app_id = u.app_id and x.user_id = u.user_id offset 0
-) f;
+) f
+where not exists (select 1 from delta_new_facts n where n.app_id = u.app_id and n.user_id = u.user_id);
 
 analyze delta_new_facts;
 

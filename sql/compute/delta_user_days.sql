@@ -1,6 +1,6 @@
 -- delta_user_days: folds the window's rows into the stored days of the delta users. Their
--- facts and days as they stood are kept aside (delta_old_facts, delta_old_days) so the rollups
--- can take the old contribution out; scope_installs gets their unchanged install from their
+-- days as they stood are kept aside (delta_old_days; their facts are in delta_old_facts) so the
+-- rollups can take the old contribution out; scope_installs gets their unchanged install from their
 -- facts; the days the window touches (delta_new_days, by the rules of int_scope_user_days) are
 -- added into int_user_days, and scope_user_days and delta_fast_days get the merged days.
 --
@@ -14,25 +14,19 @@
 -- what the new rows hold, not the users' history.
 -- Grain: scope_user_days one row per (app_id, user_id, day_n) of the general users (all their
 -- days), delta_fast_days the same for the others (the compared days); scope_installs one row per
--- delta user; scope_onboarding one row per general user. Reads: delta_users, int_user_facts, int_user_days, compute_window,
+-- delta user; scope_onboarding one row per general user. Reads: delta_users, delta_old_facts, int_user_days, compute_window,
 -- raw_opens, raw_retention, raw_purchases, raw_invites, raw_steps, currency_rates,
 -- compute_settings. Rows are found between the lowest and highest file_id of the window
 -- (index on file_id).
 truncate scope_installs;
 truncate scope_user_days;
 truncate scope_onboarding;
-truncate delta_old_facts;
 truncate delta_old_days;
 truncate delta_new_days;
 truncate delta_general_users;
 truncate delta_fast_days;
 
-insert into delta_old_facts
-select f.*
-from delta_users u
-cross join lateral (
-    select * from int_user_facts x where x.app_id = u.app_id and x.user_id = u.user_id offset 0
-) f;
+analyze delta_old_facts;
 
 insert into scope_installs
 select app_id, user_id, installed_at, cohort_date, network, campaign, country, platform, referrer_user_id,
@@ -163,6 +157,8 @@ select distinct on (d.app_id, d.user_id, d.day_n) d.*
 from compared c
 join int_user_days d
   on d.app_id = c.app_id and d.user_id = c.user_id and d.day_n between c.first_day and c.last_day;
+
+analyze delta_old_days;
 
 with merged as (
     select d.app_id, d.user_id, d.day_n, sum(d.opens) as opens, bool_or(d.active) as active,

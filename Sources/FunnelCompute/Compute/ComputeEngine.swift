@@ -60,6 +60,8 @@ public struct ComputeEngine: Sendable {
                 // Compiling each statement (50-100 ms apiece) costs more than it saves on these sizes.
                 try connection.execute("set local jit = off")
             }
+            let frictionScope = options.full
+                ? FrictionScope(from: options.from, to: options.to) : try Self.pendingFrictionScope(connection, options: options)
             let windowFiles = try connection.query(SQLCatalog.text("compute/window_files.sql")).scalar(Int.self)
             let scopeFile = full ? "compute/scope_full.sql" : "compute/scope_dirty.sql"
             try connection.query(SQLCatalog.text(scopeFile), [options.from, options.to])
@@ -96,8 +98,22 @@ public struct ComputeEngine: Sendable {
             return ComputeSummary(
                 mode: full ? "full" : "incremental", configurationChanged: changed, cohortDaysRebuilt: cohortDays,
                 usersRebuilt: users + foldedUsers, seconds: Date().timeIntervalSince(started),
-                dayRule: configuration.dayRule.label, timeZone: configuration.timeZone, failedChecks: failed)
+                dayRule: configuration.dayRule.label, timeZone: configuration.timeZone, failedChecks: failed,
+                frictionScope: frictionScope)
         }
+    }
+
+    /// Where friction must look again, from what waits for this run (read in its snapshot, before
+    /// the dirty ledger is drained and the new files are recorded as folded in): the sessions from
+    /// the day before the earliest new telemetry or dirty cohort day; only the impact when the new
+    /// files hold no telemetry (their steps and opens change outcomes); nil when nothing waits.
+    static func pendingFrictionScope(_ connection: PostgresConnection, options: ComputeOptions) throws -> FrictionScope? {
+        let pending = try connection.query(SQLCatalog.text("compute/pending_work.sql"), [options.from, options.to])
+        guard let row = pending.rows.first, try row.decode(Bool.self, at: 0) else { return nil }
+        if let from = try row.decode(PostgresDate?.self, at: 1) {
+            return FrictionScope(from: from, to: options.to)
+        }
+        return .impactOnly
     }
 
     /// Session settings for the run's big set-based statements: hash aggregates and joins in
@@ -117,6 +133,11 @@ public struct ComputeEngine: Sendable {
         }
         guard folded > 0 else { return 0 }
         try connection.execute("analyze delta_users")
+        // The fold joins its working tables (a few hundred thousand rows at most) by user: hashing
+        // them beats sorting them for merge joins, which the planner picked on thin statistics
+        // and which took most of the fold's time at 10M events.
+        try connection.execute("set local enable_mergejoin = off")
+        defer { _ = try? connection.execute("set local enable_mergejoin = on") }
         try connection.execute("insert into held_scope select * from compute_scope; truncate compute_scope")
         try timed("delta_user_days") { try connection.execute(SQLCatalog.text("compute/delta_user_days.sql")) }
         // User-defined funnels read the raw events of every delta user; then the facts: most

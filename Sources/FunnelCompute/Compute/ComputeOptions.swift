@@ -37,6 +37,14 @@ public struct ComputeSummary: Sendable, Codable, Equatable {
     public var timeZone: String
     /// Invariant checks that returned offending rows (empty when all pass).
     public var failedChecks: [String]
+    /// Where the friction step must look again, read in the run's own snapshot (so a file loaded
+    /// while the run starts is either in both or in neither): nil when the run found nothing
+    /// waiting; `impactOnly` when the new files hold no telemetry. Not part of the JSON summary.
+    public var frictionScope: FrictionScope?
+
+    private enum CodingKeys: String, CodingKey {
+        case mode, configurationChanged, cohortDaysRebuilt, usersRebuilt, seconds, dayRule, timeZone, failedChecks
+    }
 }
 
 /// Why compute failed in a way the user can act on.

@@ -58,12 +58,42 @@ struct ReportFromMartsTests {
         #expect(byCountry.scope.notes.contains { $0.contains("per network only") })
     }
 
-    @Test("--from/--to limit the retention triangle and spend by date")
+    @Test("--from/--to limit the funnel, the retention triangle and spend by date")
     func dateScope() throws {
         let report = try ReportFixture.handComputed().report(ReportRequest(from: "2024-03-02", to: "2024-03-31"))
         #expect(report.retention.isEmpty)
         #expect(report.cpi.isEmpty)
+        #expect(report.funnel.isEmpty)
         #expect(report.scope.notes.contains { $0.contains("--from/--to") })
+    }
+
+    @Test("--from/--to compute the funnel from those install cohorts' users only, medians included")
+    func funnelDateScope() throws {
+        let f = try ReportFixture()
+        // 1 March: both users open, after 1 h and 3 h. 10 March: one opens after 10 h, one never.
+        try f.install("a", "2024-03-01T10:00:00Z")
+        try f.open("a", "2024-03-01T11:00:00Z")
+        try f.install("b", "2024-03-01T10:00:00Z")
+        try f.open("b", "2024-03-01T13:00:00Z")
+        try f.install("c", "2024-03-10T10:00:00Z")
+        try f.open("c", "2024-03-10T20:00:00Z")
+        try f.install("d", "2024-03-10T10:00:00Z")
+        try f.compute()
+        func firstOpen(_ report: Report) -> FunnelRow? {
+            report.funnel.first { $0.funnel == "default" && $0.network == "all" && $0.stepIndex == 1 }
+        }
+        let all = try #require(firstOpen(try f.report()))
+        #expect(all.users == 3)
+        #expect(all.conversionFromPrevious == 0.75)
+        #expect(all.medianSecondsToConvert == 10_800) // 1 h, 3 h, 10 h
+        let early = try #require(firstOpen(try f.report(ReportRequest(from: "2024-03-01", to: "2024-03-05"))))
+        #expect(early.users == 2)
+        #expect(early.conversionFromPrevious == 1)
+        #expect(early.medianSecondsToConvert == 7_200) // between 1 h and 3 h
+        let late = try #require(firstOpen(try f.report(ReportRequest(from: "2024-03-06"))))
+        #expect(late.users == 1)
+        #expect(late.conversionFromPrevious == 0.5)
+        #expect(late.medianSecondsToConvert == 36_000)
     }
 
     @Test("friction is reported as not computed while the app has no friction results (no ux telemetry)")

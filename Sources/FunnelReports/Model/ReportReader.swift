@@ -39,7 +39,7 @@ public struct ReportReader {
         let dims = "{" + request.breakdowns.map(\.rawValue).joined(separator: ",") + "}"
         var report = Report.empty(scope: scope)
         report.networks = try rows("networks", [app], NetworkRow.init)
-        report.funnel = try rows("funnel", [app, dims], FunnelRow.init)
+        report.funnel = try rows("funnel", [app, dims, request.from, request.to], FunnelRow.init)
         report.funnelTop = try rows("funnel_top", [app], FunnelTopRow.init)
         report.retention = try rows("retention", [app, request.from, request.to, byNetwork], RetentionRow.init)
         report.retentionSummary = try rows("retention_summary", [app], RetentionSummaryRow.init)

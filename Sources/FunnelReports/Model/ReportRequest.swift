@@ -24,8 +24,8 @@ public struct ReportRequest: Sendable, Equatable {
     var notes: [String] {
         var notes: [String] = []
         if from != nil || to != nil {
-            notes.append("--from/--to limit the retention triangle and spend/CPI by date; funnel, LTV, "
-                + "k-factor and verdicts cover every computed cohort (scope them with "
+            notes.append("--from/--to limit the funnel, the retention triangle and spend/CPI to those "
+                + "install cohorts; LTV, k-factor and verdicts cover every computed cohort (scope them with "
                 + "'funnel compute --full --from ... --to ...').")
         }
         let finer = breakdowns.filter { $0 != .network }.map(\.rawValue)

@@ -48,4 +48,3 @@ with window_users as (
 )
 insert into delta_users (app_id, user_id)
 select app_id, user_id from found
-on conflict do nothing

@@ -17,7 +17,14 @@ returns table (app_id text, funnel text, network text, campaign text, country te
 language sql stable
 as $function$
 with users as (
-    select *
+    -- one narrow row per user (the CTE is read twice, so it is materialized: the wide facts row
+    -- would be copied whole); each step's seconds from the previous step, null when not reached
+    -- (a step is only reached after the previous one, so a count of seconds counts the step)
+    select app_id, user_id, network, campaign, country, platform,
+           date_part('epoch', funnel_open_at - installed_at) as s1,
+           date_part('epoch', funnel_onboarded_at - funnel_open_at) as s2,
+           date_part('epoch', funnel_regular_at - funnel_onboarded_at) as s3,
+           date_part('epoch', funnel_purchase_at - funnel_regular_at) as s4
     from int_user_facts
     where ($1::text is null or app_id = $1::text)
       and ($2::date is null or cohort_date >= $2::date)
@@ -25,12 +32,11 @@ with users as (
 ), default_steps as (
     select app_id, coalesce(network, 'all') as network, coalesce(campaign, 'all') as campaign,
            coalesce(country, 'all') as country, coalesce(platform, 'all') as platform,
-           count(*) as s0, count(funnel_open_at) as s1, count(funnel_onboarded_at) as s2,
-           count(funnel_regular_at) as s3, count(funnel_purchase_at) as s4,
-           percentile_cont(0.5) within group (order by date_part('epoch', funnel_open_at - installed_at)) as m1,
-           percentile_cont(0.5) within group (order by date_part('epoch', funnel_onboarded_at - funnel_open_at)) as m2,
-           percentile_cont(0.5) within group (order by date_part('epoch', funnel_regular_at - funnel_onboarded_at)) as m3,
-           percentile_cont(0.5) within group (order by date_part('epoch', funnel_purchase_at - funnel_regular_at)) as m4
+           count(*) as s0, count(s1) as s1, count(s2) as s2, count(s3) as s3, count(s4) as s4,
+           percentile_cont(0.5) within group (order by s1) as m1,
+           percentile_cont(0.5) within group (order by s2) as m2,
+           percentile_cont(0.5) within group (order by s3) as m3,
+           percentile_cont(0.5) within group (order by s4) as m4
     from users
     group by grouping sets ((app_id), (app_id, network), (app_id, campaign), (app_id, country), (app_id, platform))
 ), default_rows as (

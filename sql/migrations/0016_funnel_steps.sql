@@ -16,10 +16,10 @@ returns table (app_id text, funnel text, network text, campaign text, country te
                conversion_from_first double precision, median_seconds_to_convert double precision)
 language sql stable
 as $function$
-with users as (
-    -- one narrow row per user (the CTE is read twice, so it is materialized: the wide facts row
-    -- would be copied whole); each step's seconds from the previous step, null when not reached
-    -- (a step is only reached after the previous one, so a count of seconds counts the step)
+with users as not materialized (
+    -- one narrow row per user, each step's seconds from the previous step, null when not reached
+    -- (a step is only reached after the previous one, so a count of seconds counts the step).
+    -- Not materialized: each reader scans the facts itself, cheaper than copying them once.
     select app_id, user_id, network, campaign, country, platform,
            date_part('epoch', funnel_open_at - installed_at) as s1,
            date_part('epoch', funnel_onboarded_at - funnel_open_at) as s2,

@@ -146,9 +146,13 @@ public struct ComputeEngine: Sendable {
         for step in ["delta_fast_facts", "int_user_facts", "int_user_facts_inviters"] {
             try timed(step) { try connection.execute(SQLCatalog.text("compute/\(step).sql")) }
         }
-        for step in ["delta_rollups", "compute_state"] {
-            try timed(step) { try connection.execute(SQLCatalog.text("compute/\(step).sql")) }
-        }
+        // As for the cohort rebuild's rollups: hashing the contributions by their six or seven
+        // keys beats sorting them (466 -> 270 ms for the day rollup at 3M events). Only here:
+        // elsewhere in the fold, plans without sorts were far worse.
+        try connection.execute("set local enable_sort = off")
+        try timed("delta_rollups") { try connection.execute(SQLCatalog.text("compute/delta_rollups.sql")) }
+        try connection.execute("set local enable_sort = on")
+        try timed("compute_state") { try connection.execute(SQLCatalog.text("compute/compute_state.sql")) }
         try connection.execute("insert into compute_scope select * from held_scope")
         return folded
     }

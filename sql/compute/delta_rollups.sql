@@ -18,7 +18,7 @@ cross join lateral (
 ) f
 where not exists (select 1 from delta_new_facts n where n.app_id = u.app_id and n.user_id = u.user_id);
 
-analyze delta_new_facts;
+analyze delta_new_facts (app_id, user_id);
 
 with changes as (
     select 1 as sign, f.*

@@ -35,7 +35,7 @@ select app_id, user_id, installed_at, cohort_date, network, campaign, country, p
        invite_id, installs
 from delta_old_facts;
 
-analyze scope_installs (app_id, user_id);
+analyze scope_installs (app_id, user_id, referrer_user_id, invite_id);
 
 with settings as (
     select * from compute_settings where app_id = ''

@@ -6,6 +6,7 @@ struct BenchCommand: ParsableCommand {
         commandName: "bench",
         abstract: "Measure throughput and timings beside their baselines.",
         discussion: "Build with 'swift build -c release' (or run 'make bench') for meaningful figures.",
-        subcommands: [BenchGenerateCommand.self, BenchIngestCommand.self, BenchComputeCommand.self]
+        subcommands: [BenchGenerateCommand.self, BenchIngestCommand.self, BenchComputeCommand.self,
+                      BenchDailyCommand.self]
     )
 }

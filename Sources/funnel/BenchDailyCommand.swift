@@ -1,0 +1,362 @@
+import ArgumentParser
+import Foundation
+import FunnelCompute
+import FunnelCore
+import FunnelGenerate
+import FunnelIngest
+import FunnelReports
+import FunnelSQL
+import Logging
+import PostgresClient
+
+/// `funnel bench daily`: the daily incremental run (one new day: ingest, compute, report) beside
+/// an analyst loading every CSV into DuckDB and running the same queries, in one run.
+struct BenchDailyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "daily",
+        abstract: "Time a daily run (one new day: ingest, compute, report) beside DuckDB over all the CSVs.",
+        discussion: """
+        Generates a data set as 'funnel generate' does into a scratch directory and splits every file \
+        by each kind's time field (UTC) into the history (before the last day) and the last day. In a \
+        scratch database next to the selected one (dropped afterwards unless --keep) it ingests the \
+        history and computes it, untimed except for context, then VACUUM ANALYZE (what autovacuum \
+        does between two daily runs). Then it times the daily run as 'funnel run' does it: ingest \
+        the last day's files, the incremental compute (metrics and onboarding friction) and every \
+        report format. The baseline runs bench/duckdb_baseline.py with a Python that has the duckdb \
+        module: it loads every generated CSV (history and last day) into an in-memory DuckDB database \
+        and computes the same metrics (friction aside) from scratch, as an analyst would. 'make \
+        bench-deps' makes .venv-bench with duckdb; without it the baseline is skipped.
+        """
+    )
+
+    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var logging: LoggingOptions
+
+    @Option(help: "Users acquired from networks and organically (invited users come on top); 300000 x 90 days is about 11M rows.")
+    var users = 300_000
+
+    @Option(help: "Days of data, the last (timed) day included.")
+    var days = 90
+
+    @Option(help: "Random seed of the generated data.")
+    var seed: UInt64 = 1
+
+    @Flag(help: "Keep the scratch directory and database for inspection.")
+    var keep = false
+
+    @Option(name: .customLong("duckdb-python"),
+            help: ArgumentHelp("Python interpreter with the duckdb module (default: .venv-bench/bin/python, then python3).", valueName: "path"))
+    var duckdbPython: String?
+
+    @Option(name: .customLong("duckdb-script"),
+            help: ArgumentHelp("The baseline script (default: bench/duckdb_baseline.py here or above the funnel binary).", valueName: "path"))
+    var duckdbScript: String?
+
+    @Flag(name: .customLong("no-duckdb"), help: "Skip the DuckDB baseline.")
+    var noDuckDB = false
+
+    func validate() throws {
+        guard days >= 2 else { throw ValidationError("--days must be at least 2 (history and the last day)") }
+        if let problem = GeneratorOptions(outputDirectory: "/tmp", users: users, days: days, seed: seed).problem {
+            throw ValidationError(problem)
+        }
+    }
+
+    func run() throws {
+        var logger = logging.bootstrap(label: "funnel.bench")
+        if !logging.verbose { logger.logLevel = .warning }
+        let root = URL(fileURLWithPath: "/tmp/funnel-bench-daily-\(getpid())")
+        let generated = root.appending(path: "generated")
+        let history = root.appending(path: "history")
+        let lastDay = root.appending(path: "last-day")
+        let reports = root.appending(path: "reports")
+        for directory in [history, lastDay, reports] {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        }
+        defer { if !keep { try? FileManager.default.removeItem(at: root) } }
+
+        let options = GeneratorOptions(outputDirectory: generated.path, users: users, days: days, seed: seed)
+        Self.say("generating \(users) users x \(days) days into \(generated.path) ...")
+        var started = Date()
+        let generation: GenerationResult
+        do {
+            generation = try Generator.run(options)
+        } catch let error as GeneratorError {
+            throw CommandFailure(error.description)
+        }
+        Self.say(String(format: "  %d rows, %d MB CSV in %d files (%.1f s)", generation.totalRows, generation.totalBytes / 1_000_000,
+                     generation.files.count, Date().timeIntervalSince(started)))
+
+        guard let cutoff = Self.date(options.startDate, adding: days - 1) else { throw CommandFailure("bad start date \(options.startDate)") }
+        started = Date()
+        let split = try Self.split(generation.files, from: generated, cutoff: cutoff, history: history, lastDay: lastDay)
+        Self.say(String(format: "  split at %@ (UTC, by each kind's time field): history %d rows, last day %d rows (%.1f s)",
+                     cutoff, split.historyRows, split.lastDayRows, Date().timeIntervalSince(started)))
+
+        let (admin, settings) = try database.connect(logger: logger)
+        let name = "funnel_bench_daily_\(getpid())"
+        try admin.execute("create database \(try admin.quoteIdentifier(name))")
+        defer {
+            if !keep { _ = try? admin.execute("drop database if exists \(try admin.quoteIdentifier(name)) with (force)") }
+        }
+        let scratch = ConnectionSettings(conninfo: BenchComputeCommand.conninfo(settings.conninfo, database: name),
+                                         searchPath: FunnelSchema.searchPath)
+        let connection = try scratch.connect(logger: logger)
+        try Migrator().migrate(connection, logger: logger)
+        let ingest = IngestRun(settings: scratch, kind: nil, assumeTimeZone: nil, workers: 2)
+        let job = ComputeJob(configuration: FunnelConfiguration(), logger: logger)
+
+        Self.say("history (untimed; for context):")
+        started = Date()
+        let historyRows = try Self.load(split.historyFiles, with: ingest, logger: logger).rows
+        let historyIngestSeconds = Date().timeIntervalSince(started)
+        Self.say(String(format: "  ingest:   %8.2f s  (%d rows loaded from %d files, %.0f rows/s)", historyIngestSeconds, historyRows,
+                     split.historyFiles.count, Double(historyRows) / historyIngestSeconds))
+        started = Date()
+        let historyCompute = try Self.compute(job, connection)
+        Self.say(String(format: "  compute:  %8.2f s  (%@, %d cohort days, %d users; friction included)", Date().timeIntervalSince(started),
+                     historyCompute.compute.mode, historyCompute.compute.cohortDaysRebuilt, historyCompute.compute.usersRebuilt))
+        started = Date()
+        try connection.execute("vacuum analyze")
+        Self.say(String(format: "  vacuum analyze: %.2f s  (what autovacuum does between two daily runs)", Date().timeIntervalSince(started)))
+
+        Self.say("daily run (timed): the last day \(cutoff) as funnel run does it")
+        let runStarted = Date()
+        let loaded = try Self.load(split.lastDayFiles, with: ingest, logger: logger)
+        let ingestSeconds = Date().timeIntervalSince(runStarted)
+        started = Date()
+        let daily = try Self.compute(job, connection)
+        let computeSeconds = Date().timeIntervalSince(started)
+        started = Date()
+        var summary = BatchSummary(status: "completed", startedAt: runStarted, inbox: lastDay.path)
+        summary.compute = daily.compute
+        summary.totals.files = loaded.reports.count
+        summary.totals.loaded = loaded.reports.count
+        summary.totals.rowsLoaded = loaded.rows
+        try FullReportWriter(settings: scratch).writeReports(into: reports, summary: summary)
+        let reportSeconds = Date().timeIntervalSince(started)
+        let dailySeconds = Date().timeIntervalSince(runStarted)
+        let reportFiles = (try? FileManager.default.contentsOfDirectory(atPath: reports.path).count) ?? 0
+        let frictionSeconds = daily.friction.map { $0.episodeSeconds + $0.impactSeconds } ?? 0
+        Self.say(String(format: "  ingest:   %8.2f s  (%d rows loaded from %d files)", ingestSeconds, loaded.rows, loaded.reports.count))
+        Self.say(String(format: "  compute:  %8.2f s  (%@: %d cohort days, %d users; metrics %.2f s, friction %.2f s)",
+                     computeSeconds, daily.compute.mode, daily.compute.cohortDaysRebuilt, daily.compute.usersRebuilt,
+                     daily.compute.seconds, frictionSeconds))
+        Self.say(String(format: "  report:   %8.2f s  (%d files: text, CSV, HTML, JSON, run.json)", reportSeconds, reportFiles))
+        Self.say(String(format: "  total:    %8.2f s", dailySeconds))
+        if !daily.compute.failedChecks.isEmpty {
+            Self.say("warning: checks with offending rows: \(daily.compute.failedChecks.joined(separator: ", "))")
+        }
+
+        let ours = try Headline(connection.query(SQLCatalog.text("reports/bench_headline.sql"))[0])
+        var baseline: Baseline?
+        if noDuckDB {
+            Self.say("DuckDB baseline: skipped (--no-duckdb)")
+        } else {
+            baseline = try runBaseline(directory: generated)
+        }
+        if let baseline {
+            Self.say(String(format: "DuckDB baseline (%@, %d threads): load %d rows %.2f s + queries %.2f s = %.2f s  (process wall time %.2f s with Python start and import)",
+                            baseline.duckdbVersion, baseline.threads, baseline.rowsLoaded, baseline.loadSeconds,
+                            baseline.querySeconds, baseline.totalSeconds, baseline.wallSeconds))
+            let ratio = baseline.totalSeconds / dailySeconds
+            Self.say(String(format: "daily run %.2f s vs DuckDB %.2f s = %.1fx %@ (target: several times faster)", dailySeconds,
+                            baseline.totalSeconds, ratio >= 1 ? ratio : 1 / ratio, ratio >= 1 ? "faster" : "slower"))
+            Self.say("the same numbers? (DuckDB from scratch over every file, funnel incrementally; DuckDB leaves friction out)")
+        } else {
+            Self.say("headline figures:")
+        }
+        ours.printBeside(baseline?.headline)
+        if keep { Self.say("kept: \(root.path) and database \(name)") }
+    }
+
+    // MARK: Steps
+
+    /// Prints a line at once, so progress shows (and keeps its order with the baseline's stderr)
+    /// when the output goes to a pipe or a file.
+    static func say(_ line: String) {
+        print(line)
+        fflush(nil)
+    }
+
+    /// The files of each half of the split, with their row counts.
+    struct Split {
+        var historyFiles: [String] = []
+        var lastDayFiles: [String] = []
+        var historyRows = 0
+        var lastDayRows = 0
+    }
+
+    /// Splits every generated file; a half without rows is not kept (nothing to ingest).
+    static func split(_ files: [GeneratedFile], from directory: URL, cutoff: String, history: URL, lastDay: URL) throws -> Split {
+        var split = Split()
+        for file in files {
+            guard let kind = EventKind(rawValue: file.kind), let splitter = DaySplitter(kind: kind, cutoffDate: cutoff) else {
+                throw CommandFailure("generated file \(file.name) has an unknown kind \(file.kind)")
+            }
+            let before = history.appending(path: file.name).path
+            let onOrAfter = lastDay.appending(path: file.name).path
+            let counts = try splitter.split(directory.appending(path: file.name).path, before: before, onOrAfter: onOrAfter)
+            for (path, rows) in [(before, counts.before), (onOrAfter, counts.onOrAfter)] where rows == 0 {
+                try FileManager.default.removeItem(atPath: path)
+            }
+            if counts.before > 0 { split.historyFiles.append(before) }
+            if counts.onOrAfter > 0 { split.lastDayFiles.append(onOrAfter) }
+            split.historyRows += counts.before
+            split.lastDayRows += counts.onOrAfter
+        }
+        return split
+    }
+
+    /// Ingests files with the real ingest path; fails when one is not loaded.
+    static func load(_ files: [String], with ingest: IngestRun, logger: Logger) throws -> (reports: [IngestRun.FileReport], rows: Int) {
+        let reports = try ingest.run(files: files, stop: StopFlag(), progress: IngestProgress(), logger: logger)
+        if let failed = reports.first(where: { $0.status != .loaded }) {
+            throw CommandFailure("ingest of \(failed.path) ended \(failed.status.rawValue): \(failed.message ?? "")")
+        }
+        return (reports, reports.reduce(0) { $0 + $1.counts.rowsLoaded })
+    }
+
+    /// One compute as `funnel compute` and `funnel run` do it (metrics, then friction).
+    static func compute(_ job: ComputeJob, _ connection: PostgresConnection) throws -> ComputeJob.Result {
+        guard let result = try job.run(connection, options: ComputeOptions(waitForLock: true)) else {
+            throw CommandFailure("another compute holds the lock on the scratch database")
+        }
+        return result
+    }
+
+    /// `YYYY-MM-DD` plus some days.
+    static func date(_ text: String, adding days: Int) -> String? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withFullDate]
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        guard let date = formatter.date(from: text) else { return nil }
+        return formatter.string(from: date.addingTimeInterval(Double(days) * 86_400))
+    }
+
+    // MARK: DuckDB
+
+    /// What bench/duckdb_baseline.py prints, and the wall time of its process.
+    struct Baseline: Decodable {
+        var duckdbVersion: String
+        var threads: Int
+        var loadSeconds: Double
+        var querySeconds: Double
+        var totalSeconds: Double
+        var rowsLoaded: Int
+        var headline: Headline
+        var wallSeconds: Double = 0
+
+        enum CodingKeys: String, CodingKey {
+            case duckdbVersion, threads, loadSeconds, querySeconds, totalSeconds, rowsLoaded, headline
+        }
+    }
+
+    /// Runs the baseline; nil (after saying why and how to get it) when it cannot run.
+    private func runBaseline(directory: URL) throws -> Baseline? {
+        guard let script = Self.findScript(duckdbScript) else {
+            Self.say("DuckDB baseline: skipped: bench/duckdb_baseline.py not found here or above the funnel binary (give --duckdb-script PATH)")
+            return nil
+        }
+        let repository = script.deletingLastPathComponent().deletingLastPathComponent()
+        let candidates = duckdbPython.map { [$0] }
+            ?? [".venv-bench/bin/python", repository.appending(path: ".venv-bench/bin/python").path, "python3"]
+        guard let python = candidates.first(where: Self.hasDuckDB) else {
+            Self.say("DuckDB baseline: skipped: no Python with the duckdb module (tried \(candidates.joined(separator: ", "))); "
+                + "run 'make bench-deps', then --duckdb-python .venv-bench/bin/python")
+            return nil
+        }
+        Self.say("DuckDB baseline: \(python) \(script.path) over all \(directory.path) ...")
+        let rates = String(decoding: try JSONSerialization.data(withJSONObject: ReferenceRates.usdPerUnit, options: [.sortedKeys]),
+                           as: UTF8.self)
+        let started = Date()
+        let outcome = try Self.runProcess(python, [script.path, directory.path, "--rates", rates], captureError: false)
+        let wallSeconds = Date().timeIntervalSince(started)
+        guard outcome.status == 0 else { throw CommandFailure("the DuckDB baseline failed (exit \(outcome.status))") }
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        var baseline = try decoder.decode(Baseline.self, from: outcome.output)
+        baseline.wallSeconds = wallSeconds
+        return baseline
+    }
+
+    static func findScript(_ given: String?) -> URL? {
+        if let given { return FileManager.default.fileExists(atPath: given) ? URL(fileURLWithPath: given) : nil }
+        let relative = "bench/duckdb_baseline.py"
+        var places = [URL(fileURLWithPath: FileManager.default.currentDirectoryPath)]
+        if var directory = Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent() {
+            for _ in 0..<6 {
+                places.append(directory)
+                directory = directory.deletingLastPathComponent()
+            }
+        }
+        return places.map { $0.appending(path: relative) }.first { FileManager.default.fileExists(atPath: $0.path) }
+    }
+
+    static func hasDuckDB(_ python: String) -> Bool {
+        guard python.contains("/") ? FileManager.default.isExecutableFile(atPath: python) : true else { return false }
+        return (try? runProcess(python, ["-c", "import duckdb"], captureError: true).status) == 0
+    }
+
+    /// Runs a program (a path, or a name looked up on PATH) and collects its standard output;
+    /// its standard error goes to ours unless captured (and dropped).
+    static func runProcess(_ program: String, _ arguments: [String], captureError: Bool) throws -> (status: Int32, output: Data) {
+        let process = Process()
+        if program.contains("/") {
+            process.executableURL = URL(fileURLWithPath: program)
+            process.arguments = arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = [program] + arguments
+        }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = captureError ? FileHandle.nullDevice : FileHandle.standardError
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, data)
+    }
+}
+
+/// A few headline figures, from funnel's marts or from the DuckDB baseline, to show side by side.
+struct Headline: Decodable {
+    var users: Int?
+    var d1RetentionAll: Double?
+    var d7RetentionAll: Double?
+    var ltvD7All: Double?
+    var cpiAll: Double?
+    var kFactorAll: Double?
+    var firstPurchaseAll: Int?
+
+    init(_ row: PostgresRow) throws {
+        users = try row.decode(Int?.self, column: "users")
+        d1RetentionAll = try row.decode(Double?.self, column: "d1_retention_all")
+        d7RetentionAll = try row.decode(Double?.self, column: "d7_retention_all")
+        ltvD7All = try row.decode(Double?.self, column: "ltv_d7_all")
+        cpiAll = try row.decode(Double?.self, column: "cpi_all")
+        kFactorAll = try row.decode(Double?.self, column: "k_factor_all")
+        firstPurchaseAll = try row.decode(Int?.self, column: "first_purchase_all")
+    }
+
+    /// Prints one line per figure: funnel's, then DuckDB's when there is a baseline.
+    func printBeside(_ other: Headline?) {
+        func line(_ label: String, _ ours: String, _ theirs: String?) {
+            let padded = label.padding(toLength: 36, withPad: " ", startingAt: 0)
+            BenchDailyCommand.say("  \(padded) funnel \(ours.padding(toLength: 12, withPad: " ", startingAt: 0))"
+                + (theirs.map { " DuckDB \($0)" } ?? ""))
+        }
+        func count(_ value: Int?) -> String { value.map(String.init) ?? "-" }
+        func percent(_ value: Double?) -> String { value.map { String(format: "%.2f%%", $0 * 100) } ?? "-" }
+        func money(_ value: Double?) -> String { value.map { String(format: "$%.4f", $0) } ?? "-" }
+        func plain(_ value: Double?) -> String { value.map { String(format: "%.4f", $0) } ?? "-" }
+        line("users (cohort members)", count(users), other.map { count($0.users) })
+        line("D1 retention, classic, all", percent(d1RetentionAll), other.map { percent($0.d1RetentionAll) })
+        line("D7 retention, classic, all", percent(d7RetentionAll), other.map { percent($0.d7RetentionAll) })
+        line("LTV D7, all", money(ltvD7All), other.map { money($0.ltvD7All) })
+        line("CPI, all paid networks", money(cpiAll), other.map { money($0.cpiAll) })
+        line("k-factor, all", plain(kFactorAll), other.map { plain($0.kFactorAll) })
+        line("funnel: first purchase, all", count(firstPurchaseAll), other.map { count($0.firstPurchaseAll) })
+    }
+}

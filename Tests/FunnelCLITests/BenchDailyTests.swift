@@ -1,0 +1,34 @@
+import Foundation
+import PostgresClient
+import Testing
+import TestSupport
+
+@Suite("funnel bench daily", .serialized)
+struct BenchDailyTests {
+    @Test("a small run prints the history, each part of the daily run and its total, and drops its scratch database")
+    func smallRun() throws {
+        let settings = try TestCluster.freshDatabase()
+        let outcome = try FunnelExecutable.run(["bench", "daily", "--users", "300", "--days", "5", "--no-duckdb"],
+                                               environment: ["DATABASE_URL": settings.conninfo])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let out = outcome.stdout
+        for line in ["split at 2024-05-05", "history (untimed", "daily run (timed): the last day 2024-05-05",
+                     "  ingest:", "  compute:", "  report:", "  total:", "DuckDB baseline: skipped (--no-duckdb)",
+                     "users (cohort members)"] {
+            #expect(out.contains(line), "\(line) in:\n\(out)")
+        }
+        #expect(out.range(of: #"report: +[0-9.]+ s +\(11 files"#, options: .regularExpression) != nil, "every report format written")
+        let admin = try settings.connect()
+        #expect(try admin.query("select count(*) from pg_database where datname like 'funnel_bench_daily_%'").scalar(Int.self) == 0)
+    }
+
+    @Test("without a Python that has duckdb it says how to get one and still succeeds")
+    func missingDuckDB() throws {
+        let settings = try TestCluster.freshDatabase()
+        let outcome = try FunnelExecutable.run(["bench", "daily", "--users", "100", "--days", "2",
+                                                "--duckdb-python", "/nonexistent/python"],
+                                               environment: ["DATABASE_URL": settings.conninfo])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout.contains("make bench-deps"), "\(outcome.stdout)")
+    }
+}

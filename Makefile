@@ -6,7 +6,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RELEASE_BIN := .build/release/funnel
 BENCH_EVENTS ?= 10000000
 
-.PHONY: all deps build release test demo bench clean
+.PHONY: all deps build release test demo bench bench-deps clean
 
 all: build
 
@@ -49,11 +49,24 @@ DEMO_DIR ?= funnel-demo
 demo: release
 	$(RELEASE_BIN) demo --dir $(DEMO_DIR)
 
-## bench: the benchmarks, each figure beside its baseline.
-bench: release
+## bench-deps: the DuckDB baseline's Python: a venv in $(BENCH_VENV) with the duckdb module (from
+## PyPI). Only `make bench` needs it; python3-venv is installed when missing.
+BENCH_VENV := .venv-bench
+bench-deps:
+	@python3 -c 'import ensurepip, venv' 2>/dev/null || { \
+	  echo "installing: python3-venv"; \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -q && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends python3-venv; }
+	@[ -x $(BENCH_VENV)/bin/python ] || python3 -m venv $(BENCH_VENV)
+	@$(BENCH_VENV)/bin/python -c 'import duckdb' 2>/dev/null || $(BENCH_VENV)/bin/pip install --quiet duckdb
+	@$(BENCH_VENV)/bin/python -c 'import duckdb; print("duckdb", duckdb.__version__, "in $(BENCH_VENV)")'
+
+## bench: the benchmarks, each figure beside its baseline; last, the daily run beside DuckDB.
+bench: release bench-deps
 	$(RELEASE_BIN) bench generate
 	$(RELEASE_BIN) bench ingest --events $(BENCH_EVENTS)
 	$(RELEASE_BIN) bench compute
+	$(RELEASE_BIN) bench daily --duckdb-python $(BENCH_VENV)/bin/python
 
 clean:
 	rm -rf .build

@@ -68,7 +68,7 @@ struct BenchDailyCommand: ParsableCommand {
         let root = URL(fileURLWithPath: "/tmp/funnel-bench-daily-\(getpid())")
         let generated = root.appending(path: "generated")
         let history = root.appending(path: "history")
-        let lastDay = root.appending(path: "last-day")
+        let lastDay = root.appending(path: "day")
         let reports = root.appending(path: "reports")
         for directory in [history, lastDay, reports] {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -113,7 +113,7 @@ struct BenchDailyCommand: ParsableCommand {
         Self.say(String(format: "  ingest:   %8.2f s  (%d rows loaded from %d files, %.0f rows/s)", historyIngestSeconds, historyRows,
                      split.historyFiles.count, Double(historyRows) / historyIngestSeconds))
         started = Date()
-        let historyCompute = try Self.compute(job, connection)
+        let historyCompute = try Self.compute(job, connection, full: true)
         Self.say(String(format: "  compute:  %8.2f s  (%@, %d cohort days, %d users; friction included)", Date().timeIntervalSince(started),
                      historyCompute.compute.mode, historyCompute.compute.cohortDaysRebuilt, historyCompute.compute.usersRebuilt))
         started = Date()
@@ -217,9 +217,10 @@ struct BenchDailyCommand: ParsableCommand {
         return (reports, reports.reduce(0) { $0 + $1.counts.rowsLoaded })
     }
 
-    /// One compute as `funnel compute` and `funnel run` do it (metrics, then friction).
-    static func compute(_ job: ComputeJob, _ connection: PostgresConnection) throws -> ComputeJob.Result {
-        guard let result = try job.run(connection, options: ComputeOptions(waitForLock: true)) else {
+    /// One compute as `funnel compute` and `funnel run` do it (metrics, then friction); `full`
+    /// rebuilds everything, as `funnel compute --full` does.
+    static func compute(_ job: ComputeJob, _ connection: PostgresConnection, full: Bool = false) throws -> ComputeJob.Result {
+        guard let result = try job.run(connection, options: ComputeOptions(full: full, waitForLock: true)) else {
             throw CommandFailure("another compute holds the lock on the scratch database")
         }
         return result

@@ -143,6 +143,48 @@ struct LoadedFilesIncrementalTests {
         #expect(again.usersRebuilt == 0)
     }
 
+    @Test("reinstalls of known users are folded in: their cohorts are not rebuilt, their attribution stays")
+    func reinstallsFoldWithoutRebuildingCohorts() throws {
+        let l = try Loaded(configuration: FunnelConfiguration())
+        let f = l.fixture
+        try l.load("installs", Self.installs, [
+            "i1,app,u1,2024-03-01T10:00:00Z,adnova,ios,US,c1,,",
+            "i2,app,u2,2024-03-02T10:00:00Z,organic,android,DE,,,",
+            "i3,app,u3,2024-03-03T10:00:00Z,pixelreach,ios,FR,c2,,",
+        ])
+        try l.load("opens", Self.opens, [
+            "o1,app,u1,2024-03-01T10:10:00Z", "o2,app,u2,2024-03-02T10:10:00Z", "o3,app,u3,2024-03-03T10:10:00Z",
+            "o4,app,u3,2024-03-04T10:10:00Z",
+        ])
+        try l.computeMatchesFull("three cohorts")
+
+        // Every known user installs again on a later day, one on another network; u2 also comes
+        // back, u3 finishes onboarding (its facts take the general path); a new user arrives.
+        try l.load("installs", Self.installs, [
+            "i4,app,u1,2024-03-12T08:00:00Z,pixelreach,android,FR,c9,,",
+            "i5,app,u2,2024-03-12T09:00:00Z,organic,android,DE,,,",
+            "i6,app,u3,2024-03-12T09:30:00Z,pixelreach,ios,FR,c2,,",
+            "i7,app,u4,2024-03-12T11:00:00Z,adnova,ios,US,c1,,",
+        ])
+        try l.load("opens", Self.opens, ["o5,app,u2,2024-03-12T09:05:00Z"])
+        try l.load("steps", Self.steps, ["s1,app,u3,2024-03-04T10:20:00Z,onboarding_complete"])
+        let later = try l.computeMatchesFull("reinstalls beside a new cohort")
+        #expect(later.cohortDaysRebuilt == 1, "only the new user's cohort is rebuilt, not the reinstallers'")
+        #expect(try f.snapshot("(select user_id, installs, network, cohort_date from int_user_facts order by user_id)") == [
+            "(u1,2,adnova,2024-03-01)", "(u2,2,organic,2024-03-02)", "(u3,2,pixelreach,2024-03-03)",
+            "(u4,1,adnova,2024-03-12)",
+        ])
+        #expect(try f.int("select sum(reinstalls) from int_cohort_rollup") == 3)
+        #expect(try f.int("select installs from int_cohort_rollup where cohort_date = '2024-03-01'") == 1)
+
+        // Reinstalls alone: nothing is rebuilt, the users are folded.
+        try l.load("installs", Self.installs, ["i8,app,u1,2024-03-13T08:00:00Z,adnova,ios,US,c1,,"])
+        let reinstallOnly = try l.computeMatchesFull("a reinstall alone")
+        #expect(reinstallOnly.cohortDaysRebuilt == 0)
+        #expect(reinstallOnly.usersRebuilt == 1)
+        #expect(try f.int("select installs from int_user_facts where user_id = 'u1'") == 3)
+    }
+
     @Test("the friction scope comes from the new files' telemetry, and files without telemetry redo only the impact")
     func frictionScopeFollowsNewFiles() throws {
         let l = try Loaded(configuration: FunnelConfiguration())

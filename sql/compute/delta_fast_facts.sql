@@ -2,12 +2,14 @@
 -- new days alone, then leaves only the general users in scope_installs (int_user_facts.sql
 -- rebuilds theirs from all their days). For these users the new days cannot move the first open,
 -- the regular-user moment or the onboarding, hence neither the funnel's first three steps; what
--- they can move has a closed form: opens in the regular window and invites in the k-factor
--- window add up, the last active day is the later one, the first purchase the earlier one, and
--- the funnel's purchase step is the earlier of the known one and the first new purchase inside
--- its window after the (unchanged) regular-user step.
+-- they can move has a closed form: reinstalls (counted in scope_installs) set the installs,
+-- opens in the regular window and invites in the k-factor window add up, the last active day
+-- is the later one, the first purchase the earlier one, and the funnel's purchase step is the
+-- earlier of the known one and the first new purchase inside its window after the (unchanged)
+-- regular-user step.
 -- Grain: int_user_facts one row per (app_id, user_id) updated in place, and the updated rows in
--- delta_new_facts. Reads: delta_new_days, delta_general_users, delta_old_facts, compute_settings.
+-- delta_new_facts. Reads: scope_installs, delta_new_days, delta_general_users, delta_old_facts,
+-- compute_settings.
 with settings as (
     select * from compute_settings where app_id = ''
 ), fast_days as (
@@ -33,17 +35,25 @@ with settings as (
     join delta_old_facts o on o.app_id = d.app_id and o.user_id = d.user_id
     cross join settings s
     group by d.app_id, d.user_id
+), fast_users as (
+    select si.app_id, si.user_id, si.installs
+    from scope_installs si
+    where not exists (
+        select 1 from delta_general_users g where g.app_id = si.app_id and g.user_id = si.user_id)
 ), updated as (
     update int_user_facts f
-    set regular_opens = f.regular_opens + a.regular_opens,
+    set installs = u.installs,
+        regular_opens = f.regular_opens + coalesce(a.regular_opens, 0),
         first_purchase_day = least(f.first_purchase_day, a.first_purchase_day),
         first_purchase_at = least(f.first_purchase_at, p.first_purchase_at),
         funnel_purchase_at = least(f.funnel_purchase_at, p.funnel_purchase_at),
-        invites_sent = f.invites_sent + a.invites_sent,
+        invites_sent = f.invites_sent + coalesce(a.invites_sent, 0),
         last_active_day = greatest(f.last_active_day, a.last_active_day)
-    from activity a
-    left join purchases p on p.app_id = a.app_id and p.user_id = a.user_id
-    where f.app_id = a.app_id and f.user_id = a.user_id
+    from fast_users u
+    left join activity a on a.app_id = u.app_id and a.user_id = u.user_id
+    left join purchases p on p.app_id = u.app_id and p.user_id = u.user_id
+    where f.app_id = u.app_id and f.user_id = u.user_id
+      and (a.user_id is not null or u.installs <> f.installs)
     returning f.*
 )
 insert into delta_new_facts

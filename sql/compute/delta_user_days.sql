@@ -1,7 +1,7 @@
 -- delta_user_days: folds the window's rows into the stored days of the delta users. Their
 -- days as they stood are kept aside (delta_old_days; their facts are in delta_old_facts) so the
--- rollups can take the old contribution out; scope_installs gets their unchanged install from their
--- facts; the days the window touches (delta_new_days, by the rules of int_scope_user_days) are
+-- rollups can take the old contribution out; scope_installs gets their unchanged first install
+-- from their facts, with the window's reinstalls counted; the days the window touches (delta_new_days, by the rules of int_scope_user_days) are
 -- added into int_user_days, and scope_user_days and delta_fast_days get the merged days.
 --
 -- Most delta users' facts follow from the new days alone (delta_fast_facts.sql): a later open,
@@ -15,7 +15,7 @@
 -- Grain: scope_user_days one row per (app_id, user_id, day_n) of the general users (all their
 -- days), delta_fast_days the same for the others (the compared days); scope_installs one row per
 -- delta user; scope_onboarding one row per general user. Reads: delta_users, delta_old_facts,
--- int_user_days, compute_window, raw_opens, raw_retention, raw_purchases, raw_invites,
+-- int_user_days, compute_window, raw_installs, raw_opens, raw_retention, raw_purchases, raw_invites,
 -- raw_steps, currency_rates, compute_settings. Rows are found between the lowest and highest
 -- file_id of the window (index on file_id). The working tables are analyzed on their join keys
 -- only: row counts and key statistics are what the plans need, and sampling the array columns
@@ -30,10 +30,22 @@ truncate delta_fast_days;
 
 analyze delta_old_facts (app_id, user_id);
 
+-- Their installs as they stand, plus the window's reinstalls (every window install of a delta
+-- user is later than their first: an earlier one put their cohort in the scope).
+with reinstalls as (
+    select i.app_id, i.user_id, count(*) as installs
+    from raw_installs i
+    join delta_users u on u.app_id = i.app_id and u.user_id = i.user_id
+    where i.file_id between (select min(file_id) from compute_window)
+              and (select max(file_id) from compute_window)
+      and i.file_id in (select file_id from compute_window)
+    group by i.app_id, i.user_id
+)
 insert into scope_installs
-select app_id, user_id, installed_at, cohort_date, network, campaign, country, platform, referrer_user_id,
-       invite_id, installs
-from delta_old_facts;
+select o.app_id, o.user_id, o.installed_at, o.cohort_date, o.network, o.campaign, o.country, o.platform,
+       o.referrer_user_id, o.invite_id, o.installs + coalesce(r.installs, 0)
+from delta_old_facts o
+left join reinstalls r on r.app_id = o.app_id and r.user_id = o.user_id;
 
 analyze scope_installs (app_id, user_id, referrer_user_id, invite_id);
 

@@ -1,13 +1,19 @@
 -- delta_users: the computed users the window's rows touch whose cohort is not being rebuilt
--- (their install did not change), and their facts as they stand (delta_old_facts); their rows
--- are folded in without rereading their history.
+-- (their first install did not change; a reinstall only adds to their count of installs), and
+-- their facts as they stand (delta_old_facts); their rows are folded in without rereading their
+-- history.
 -- Rows of users without facts wait for their install (the cohort rebuild then reads them).
--- Grain: one row per (app_id, user_id) in each. Reads: compute_window, raw_opens, raw_retention,
--- raw_purchases, raw_invites, raw_steps, int_user_facts, compute_scope. Rows are found between
+-- Grain: one row per (app_id, user_id) in each. Reads: compute_window, raw_installs, raw_opens,
+-- raw_retention, raw_purchases, raw_invites, raw_steps, int_user_facts, compute_scope. Rows are found between
 -- the lowest and highest file_id of the window (index on file_id).
 with window_users as (
     select distinct app_id, user_id
     from (
+        select app_id, user_id from raw_installs
+        where file_id between (select min(file_id) from compute_window)
+                  and (select max(file_id) from compute_window)
+          and file_id in (select file_id from compute_window)
+        union all
         select app_id, user_id from raw_opens
         where file_id between (select min(file_id) from compute_window)
                   and (select max(file_id) from compute_window)

@@ -1,7 +1,9 @@
 -- int_scope_installs: the users whose cohort is being rebuilt, with their first install (their
 -- cohort and attribution) and how many installs they have (reinstalls do not make new cohort
 -- members). Candidates are users with an install on a scope date and users already counted in a
--- scope cohort (a late, earlier install can move a user to another cohort).
+-- scope cohort (a late, earlier install can move a user to another cohort). An install on a scope
+-- date that is a reinstall of a known user (later than the first install their facts hold)
+-- makes no candidate: that user stays in their cohort, and the fold counts the reinstall.
 -- Grain: one row per (app_id, user_id). Reads: compute_scope, raw_installs, int_user_facts,
 -- compute_settings.
 truncate scope_installs;
@@ -20,6 +22,9 @@ with settings as (
      and sc.cohort_date = (timezone(s.time_zone, i.installed_at))::date
     where i.installed_at >= b.first_date::timestamp at time zone 'UTC'
       and i.installed_at < b.last_date::timestamp at time zone 'UTC'
+      and not exists (
+          select 1 from int_user_facts f
+          where f.app_id = i.app_id and f.user_id = i.user_id and f.installed_at < i.installed_at)
     union
     select f.app_id, f.user_id
     from int_user_facts f

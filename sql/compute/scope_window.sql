@@ -1,7 +1,9 @@
--- scope_window: adds to the scope the cohort dates where the window's installs land and the
--- current cohorts of the users they belong to: a new user, a reinstall or an earlier install
--- changes who a cohort holds, so those cohorts are rebuilt from the raw rows. Also lists the
--- spend dates the window's spend rows touch.
+-- scope_window: adds to the scope the cohort dates where the window's installs of new users
+-- land, and, for an install that may become a known user's first (no later than the one their
+-- facts hold), that date and the user's current cohort: it changes who those cohorts hold, so
+-- both are rebuilt from the raw rows. A later install of a known user (a reinstall) moves
+-- nobody: the fold counts it (delta_users.sql). Also lists the spend dates the window's spend
+-- rows touch.
 -- Grain: compute_scope and spend_scope one row per (app_id, date). Reads: compute_window,
 -- raw_installs, raw_ad_spend, int_user_facts, compute_settings. Rows are found between the lowest
 -- and highest file_id of the window (index on file_id).
@@ -21,13 +23,19 @@ with settings as (
               and (select max(file_id) from compute_window)
       and a.file_id in (select file_id from compute_window)
     on conflict do nothing
+), moving as (
+    -- installs of users without facts, or no later than their known first install
+    select i.app_id, i.user_id, i.installed_at, f.cohort_date as current_cohort_date
+    from installs i
+    left join int_user_facts f on f.app_id = i.app_id and f.user_id = i.user_id
+    where f.user_id is null or i.installed_at <= f.installed_at
 )
 insert into compute_scope (app_id, cohort_date)
-select i.app_id, (timezone(s.time_zone, i.installed_at))::date
-from installs i
+select m.app_id, (timezone(s.time_zone, m.installed_at))::date
+from moving m
 cross join settings s
 union
-select f.app_id, f.cohort_date
-from int_user_facts f
-join installs i on i.app_id = f.app_id and i.user_id = f.user_id
+select m.app_id, m.current_cohort_date
+from moving m
+where m.current_cohort_date is not null
 on conflict do nothing

@@ -1,3 +1,4 @@
+import FunnelSQL
 public import FunnelCore
 public import Logging
 public import PostgresClient
@@ -28,11 +29,19 @@ public struct ComputeJob: Sendable {
         guard let compute = try ComputeEngine(configuration: configuration, logger: logger).run(connection, options: options)
         else { return nil }
         var friction: FrictionSummary?
-        if let frictionScope = compute.frictionScope {
+        if let frictionScope = try compute.frictionScope ?? Self.unreadFrictionScope(connection) {
             friction = try connection.withAdvisoryLock(AdvisoryLockKey("funnel.friction")) {
                 try FrictionComputation().run(on: connection, scope: frictionScope, logger: logger)
             }
         }
         return Result(compute: compute, friction: friction)
+    }
+
+    /// Where friction must look when compute had nothing new: files compute folded in earlier
+    /// that friction never read (it was stopped in between); nil when there are none.
+    static func unreadFrictionScope(_ connection: PostgresConnection) throws -> FrictionScope? {
+        let row = try connection.query(SQLCatalog.text("friction/unread_files.sql"))[0]
+        guard try row.decode(Bool.self, at: 0) else { return nil }
+        return try row.decode(PostgresDate?.self, at: 1).map { FrictionScope(from: $0) } ?? .impactOnly
     }
 }

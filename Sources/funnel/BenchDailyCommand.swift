@@ -137,7 +137,7 @@ struct BenchDailyCommand: ParsableCommand {
         let reportSeconds = Date().timeIntervalSince(started)
         let dailySeconds = Date().timeIntervalSince(runStarted)
         let reportFiles = (try? FileManager.default.contentsOfDirectory(atPath: reports.path).count) ?? 0
-        let frictionSeconds = daily.friction.map { $0.episodeSeconds + $0.impactSeconds } ?? 0
+        let frictionSeconds = daily.friction.map(\.seconds) ?? 0
         Self.say(String(format: "  ingest:   %8.2f s  (%d rows loaded from %d files)", ingestSeconds, loaded.rows, loaded.reports.count))
         Self.say(String(format: "  compute:  %8.2f s  (%@: %d cohort days, %d users; metrics %.2f s, friction %.2f s)",
                      computeSeconds, daily.compute.mode, daily.compute.cohortDaysRebuilt, daily.compute.usersRebuilt,

@@ -85,7 +85,7 @@ struct ComputeCommand: ParsableCommand {
         print("days counted as \(summary.dayRule), time zone \(summary.timeZone)")
         if let friction = result.friction {
             print("friction: \(friction.sessionsScanned) session(s) scanned, \(friction.pairsTested) (screen, type) pair(s) "
-                + "tested, \(friction.flagged.count) flagged" + String(format: " in %.2f s", friction.episodeSeconds + friction.impactSeconds))
+                + "tested, \(friction.flagged.count) flagged" + String(format: " in %.2f s", friction.seconds))
         }
         if !summary.failedChecks.isEmpty {
             print("warning: invariant checks found offending rows: \(summary.failedChecks.joined(separator: ", "))")
@@ -128,7 +128,7 @@ private struct ComputeOutput: Encodable {
         if let friction {
             try container.encode(FrictionOutput(sessionsScanned: friction.sessionsScanned, pairsTested: friction.pairsTested,
                                                 flagged: friction.flagged.count,
-                                                seconds: friction.episodeSeconds + friction.impactSeconds),
+                                                seconds: friction.seconds),
                                  forKey: .friction)
         }
     }

@@ -145,8 +145,10 @@ struct FrictionComputationTests {
         try FrictionFixtures.prepare(connection)
         try FrictionFixtures.ux(connection, user: "u1", seconds: 5, screen: "welcome", type: "network_error", feedback: false)
         _ = try FrictionComputation().run(on: connection, logger: logger)
+        // Later rows come in a loaded file, as the loader writes them: the run takes that file in.
+        let file = try SyntheticData.registerFile(connection, name: "ux-june.csv")
         try FrictionFixtures.ux(connection, user: "u2", seconds: 86_400 * 40, screen: "welcome", type: "network_error",
-                                feedback: false)
+                                feedback: false, fileID: file)
         let june = FrictionScope(apps: ["a"], from: PostgresDate(year: 2024, month: 6, day: 10),
                                  to: PostgresDate(year: 2024, month: 6, day: 10))
         let summary = try FrictionComputation().run(on: connection, scope: june, logger: logger)

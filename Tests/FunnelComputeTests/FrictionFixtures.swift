@@ -24,12 +24,12 @@ enum FrictionFixtures {
                    seconds: Double, screen: String, type: String, phase: String? = nil, orientation: String = "portrait",
                    feedback: Bool? = nil, guidance: Bool? = nil, message: Bool? = nil, inputMode: String = "en-US",
                    keyboard: [Double]? = nil, focus: [Double]? = nil, action: [Double]? = nil, caret: Double? = nil,
-                   window: [Double] = [390, 844]) throws {
+                   window: [Double] = [390, 844], fileID: Int = 0) throws {
         let values: [(any PostgresEncodable)?] = [
             UUID().uuidString, app, user, session ?? "s-\(user)", seconds, screen, type, phase, orientation,
             feedback, guidance, message, inputMode,
             keyboard?[0], keyboard?[1], keyboard?[2], keyboard?[3], focus?[0], focus?[1], focus?[2], focus?[3],
-            action?[0], action?[1], action?[2], action?[3], caret, window[0], window[1],
+            action?[0], action?[1], action?[2], action?[3], caret, window[0], window[1], fileID,
         ]
         try connection.query("""
             insert into raw_ux (event_id, app_id, user_id, session_id, occurred_at, screen, type, phase, orientation,
@@ -37,7 +37,7 @@ enum FrictionFixtures {
                 focus_x, focus_y, focus_w, focus_h, action_x, action_y, action_w, action_h, caret_y,
                 screen_w, screen_h, file_id)
             values ($1, $2, $3, $4, '2024-05-01T00:00:00Z'::timestamptz + $5 * interval '1 second', $6, $7, $8, $9,
-                $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, 0)
+                $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29)
             """, values)
     }
 

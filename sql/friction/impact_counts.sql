@@ -2,12 +2,30 @@
 -- screen split by hit / not hit, and how many of each dropped off (no onboarding completion) and
 -- did not return on day 1 (among users whose day 1 is known). Apps: $1 (text[]). "Not hit" is the
 -- screen's total minus the hit users, so each table is read once.
+-- Day 1 is known for users whose first install is at least a day before the app's last open.
 -- Grain: one row per (app_id, screen, friction_type).
--- Reads: fct_friction_episodes, friction_reached, friction_user_outcomes.
+-- Reads: fct_friction_episodes, int_friction_reached, int_friction_screens, int_friction_outcomes,
+-- int_friction_apps.
 with hits as (
     select distinct app_id, screen, friction_type, user_id
     from fct_friction_episodes
     where app_id = any ($1::text[])
+),
+-- Inlined where they are used (not materialized), so each join can use the tables' keys.
+reached as not materialized (
+    select r.app_id, r.screen, r.user_id
+    from int_friction_reached r
+    join int_friction_screens s on s.app_id = r.app_id and s.screen = r.screen
+    where r.app_id = any ($1::text[])
+),
+outcomes as not materialized (
+    select o.app_id, o.user_id, not o.completed as dropped,
+           case when o.install_date is null or a.last_open_date is null or o.install_date + 1 > a.last_open_date
+                then null
+                else not o.returned_d1 end as d1_dropped
+    from int_friction_outcomes o
+    left join int_friction_apps a on a.app_id = o.app_id
+    where o.app_id = any ($1::text[])
 ),
 screen_totals as (
     select r.app_id, r.screen,
@@ -15,12 +33,10 @@ screen_totals as (
            count(*) filter (where o.dropped) as dropped,
            count(*) filter (where o.d1_dropped is not null) as d1_users,
            count(*) filter (where o.d1_dropped) as d1_dropped
-    from friction_reached r
-    join friction_user_outcomes o on o.app_id = r.app_id and o.user_id = r.user_id
+    from reached r
+    join outcomes o on o.app_id = r.app_id and o.user_id = r.user_id
     group by r.app_id, r.screen
 ),
--- Joined to the keyed work tables directly (not through a shared CTE, which PostgreSQL would
--- materialise without an index and scan once per hit).
 hit_totals as (
     select h.app_id, h.screen, h.friction_type,
            count(*) as users,
@@ -28,8 +44,8 @@ hit_totals as (
            count(*) filter (where o.d1_dropped is not null) as d1_users,
            count(*) filter (where o.d1_dropped) as d1_dropped
     from hits h
-    join friction_reached r on r.app_id = h.app_id and r.screen = h.screen and r.user_id = h.user_id
-    join friction_user_outcomes o on o.app_id = h.app_id and o.user_id = h.user_id
+    join reached r on r.app_id = h.app_id and r.screen = h.screen and r.user_id = h.user_id
+    join outcomes o on o.app_id = h.app_id and o.user_id = h.user_id
     group by h.app_id, h.screen, h.friction_type
 )
 select h.app_id, h.screen, h.friction_type,

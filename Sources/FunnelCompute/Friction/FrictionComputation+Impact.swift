@@ -3,16 +3,27 @@ import FunnelSQL
 import PostgresClient
 
 extension FrictionComputation {
+    /// Brings the users' reached screens and outcomes (migration 0040) up to date with the
+    /// loaded files no friction run has read yet, or rebuilds them from every raw row. Returns
+    /// the number of files taken in.
+    func foldOutcomes(on connection: PostgresConnection, rebuild: Bool) throws -> Int {
+        if rebuild { try connection.execute(SQLCatalog.text("friction/fold_reset.sql")) }
+        let files = try connection.query(SQLCatalog.text("friction/fold_window.sql"), [rebuild]).scalar(Int.self)
+        guard rebuild || files > 0 else { return 0 }
+        try connection.execute("analyze friction_window")
+        try connection.query(SQLCatalog.text("friction/fold_reached.sql"), [rebuild])
+        try connection.query(SQLCatalog.text("friction/fold_outcomes.sql"), [rebuild])
+        if !rebuild { try connection.execute(SQLCatalog.text("friction/fold_outcome_rows.sql")) }
+        try connection.query(SQLCatalog.text("friction/fold_apps.sql"), [rebuild])
+        try connection.execute(SQLCatalog.text("friction/fold_files.sql"))
+        return files
+    }
+
     /// Recomputes impact and breakdown of `apps`: counts per (screen, type) in SQL, tests and
     /// flags in Swift (Fisher's exact test, Benjamini-Hochberg per app), then writes both tables.
     func recomputeImpact(on connection: PostgresConnection, apps: [String], summary: inout FrictionSummary) throws {
         try connection.query(SQLCatalog.text("friction/delete_app_results.sql"), [apps])
         guard !apps.isEmpty else { return }
-        // Fresh temporary tables have no statistics; without them the planner picks nested loops.
-        try connection.query(SQLCatalog.text("friction/reached_screens.sql"), [apps])
-        try connection.execute("analyze friction_reached")
-        try connection.query(SQLCatalog.text("friction/user_outcomes.sql"))
-        try connection.execute("analyze friction_user_outcomes")
         let rows = try connection.query(SQLCatalog.text("friction/impact_counts.sql"), [apps])
         var byApp: [String: [(screen: String, type: String, counts: FrictionCounts, d1: FrictionCounts)]] = [:]
         for row in rows {

@@ -27,6 +27,10 @@ public struct FrictionScope: Sendable, Equatable {
     /// A full recompute.
     public static let everything = FrictionScope()
 
+    /// Every session of every app: the users' reached screens and outcomes are rebuilt from every
+    /// raw row too (otherwise only the files no friction run has read are taken in).
+    public var rebuildsEverything: Bool { rescansSessions && apps == nil && from == nil && to == nil }
+
     /// Impact and breakdown only, for every app with episodes.
     public static let impactOnly = FrictionScope(rescansSessions: false)
 }
@@ -70,8 +74,14 @@ public struct FrictionSummary: Sendable, Equatable {
     public var pairsTested: Int = 0
     /// Flagged frictions, by app then rank.
     public var flagged: [FlaggedFriction] = []
+    /// Loaded files taken into the users' reached screens and outcomes (all of them on a rebuild).
+    public var filesFolded: Int = 0
+    public var foldSeconds: Double = 0
     public var episodeSeconds: Double = 0
     public var impactSeconds: Double = 0
+
+    /// The whole run's time: outcomes, episodes and impact.
+    public var seconds: Double { foldSeconds + episodeSeconds + impactSeconds }
 }
 
 /// Onboarding friction: rebuilds `fct_friction_episodes` for the sessions of a scope from `ux`
@@ -80,8 +90,10 @@ public struct FrictionSummary: Sendable, Equatable {
 /// transaction. Running it twice gives the same tables.
 ///
 /// Incremental: only sessions with an event in the scope's dates are re-detected (their older
-/// events are read too, so a session spanning the boundary is judged whole); impact is a cheap
-/// aggregate over episodes, steps and opens, so it is always recomputed per app.
+/// events are read too, so a session spanning the boundary is judged whole). What impact needs
+/// of every user (the screens they reached, whether they completed onboarding and returned on day
+/// 1) is kept in tables that each run brings up to date from the loaded files no run has read
+/// (`friction_files`), so impact, recomputed whole per app, is an aggregate over kept rows.
 public struct FrictionComputation: Sendable {
     public var settings: FrictionSettings
 
@@ -92,9 +104,16 @@ public struct FrictionComputation: Sendable {
     /// Brings the friction tables up to date for `scope`.
     public func run(on connection: PostgresConnection, scope: FrictionScope = .everything,
                     logger: Logger) throws -> FrictionSummary {
-        try connection.transaction { connection in
+        let outermost = !connection.isInTransaction
+        return try connection.transaction { connection in
+            // One snapshot: the files the run takes in are exactly the rows it reads (a caller's
+            // transaction keeps its own isolation).
+            if outermost { try connection.execute("set transaction isolation level repeatable read") }
             var summary = FrictionSummary()
             try connection.execute(SQLCatalog.text("friction/create_work_tables.sql"))
+            let foldStart = Date()
+            summary.filesFolded = try foldOutcomes(on: connection, rebuild: scope.rebuildsEverything)
+            summary.foldSeconds = Date().timeIntervalSince(foldStart)
             if scope.rescansSessions {
                 try connection.query(SQLCatalog.text("friction/scope_sessions.sql"),
                                      [scope.apps, scope.from, scope.to])

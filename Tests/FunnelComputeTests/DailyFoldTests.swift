@@ -1,0 +1,109 @@
+import Foundation
+import FunnelCompute
+import FunnelCore
+import FunnelGenerate
+import PostgresClient
+import Testing
+import TestSupport
+
+/// A daily run on realistic data: generated files split at their last day, the history loaded and
+/// computed, then the last day loaded and computed incrementally (as `funnel run` does it). Every
+/// metric and friction table must then equal a full rebuild, and the day must have been folded in,
+/// not rebuilt: generated days carry reinstalls from every old cohort.
+@Suite("A generated day folded in equals a full rebuild")
+struct DailyFoldTests {
+    /// Friction tables in a stable order, without timestamps.
+    static let frictionTables = [
+        "(select app_id, user_id, session_id, screen, friction_type, occurred_at, severity, input_mode, orientation, platform from fct_friction_episodes)",
+        """
+        (select app_id, screen, friction_type, users_hit, users_not_hit, dropped_hit, dropped_not_hit, d1_users_hit,
+                d1_users_not_hit, round(p_value::numeric, 12), flagged, rank from fct_friction_impact)
+        """,
+        "(select app_id, screen, friction_type, dimension, value, users_hit, dropped_hit from fct_friction_breakdown)",
+        "int_friction_reached", "int_friction_screens", "int_friction_outcomes", "int_friction_apps",
+    ]
+
+    @Test("metrics and friction after one folded day equal a full rebuild")
+    func foldedDayEqualsFullRebuild() throws {
+        let generated = try FrictionFixtures.generate(users: 2500, seed: 3)
+        defer { try? FileManager.default.removeItem(at: generated.directory) }
+        let history = generated.directory.appending(path: "history")
+        let lastDay = generated.directory.appending(path: "day")
+        let dayFiles = try Self.split(generated.directory, cutoff: "2024-05-14", history: history, lastDay: lastDay)
+        #expect(dayFiles.contains { $0.hasPrefix("installs") }, "the last day has installs: \(dayFiles)")
+
+        let settings = try TestCluster.freshDatabase(migrated: true)
+        let connection = try settings.connect()
+        let job = ComputeJob(configuration: FunnelConfiguration())
+        try GeneratedDataLoader.load(directory: history.path, settings: settings)
+        _ = try job.run(connection, options: ComputeOptions(full: true))
+
+        let reinstallersBefore = try connection.query("select count(*) from int_user_facts where installs > 1").scalar(Int.self)
+        try GeneratedDataLoader.load(directory: lastDay.path, settings: settings)
+        let daily = try #require(try job.run(connection, options: ComputeOptions()))
+        #expect(daily.compute.mode == "incremental")
+        #expect(daily.compute.failedChecks.isEmpty)
+        // The new installs' cohort and no other: the day's reinstalls of older users are folded.
+        #expect(daily.compute.cohortDaysRebuilt <= 2, "cohort days rebuilt: \(daily.compute.cohortDaysRebuilt)")
+        let friction = try #require(daily.friction)
+        #expect(friction.filesFolded == dayFiles.count)
+        let reinstallersAfter = try connection.query("select count(*) from int_user_facts where installs > 1").scalar(Int.self)
+        #expect(reinstallersAfter > reinstallersBefore, "the day's reinstalls are counted")
+
+        var folded: [String: [String]] = [:]
+        let tables = LoadedFilesIncrementalTests.marts + Self.frictionTables
+        for table in tables { folded[table] = try Self.snapshot(connection, table) }
+        #expect(try Self.snapshot(connection, "fct_friction_impact").count > 0)
+
+        _ = try job.run(connection, options: ComputeOptions(full: true))
+        for table in tables {
+            #expect(try Self.snapshot(connection, table) == folded[table], "\(table) differs from a full rebuild")
+        }
+    }
+
+    @Test("a friction run stopped after compute is caught up by the next compute, even with nothing new")
+    func frictionCatchesUpWithUnreadFiles() throws {
+        let generated = try FrictionFixtures.generate(users: 400, seed: 3)
+        defer { try? FileManager.default.removeItem(at: generated.directory) }
+        let settings = try TestCluster.freshDatabase(migrated: true)
+        let connection = try settings.connect()
+        try GeneratedDataLoader.load(directory: generated.directory.path, settings: settings)
+        // Compute alone, as if the process died before friction ran.
+        _ = try ComputeEngine(configuration: FunnelConfiguration()).run(connection, options: ComputeOptions())
+        #expect(try connection.query("select count(*) from friction_files").scalar(Int.self) == 0)
+
+        let next = try #require(try ComputeJob(configuration: FunnelConfiguration()).run(connection, options: ComputeOptions()))
+        #expect(next.compute.usersRebuilt == 0)
+        let friction = try #require(next.friction, "friction reads the files it missed")
+        #expect(friction.filesFolded > 0)
+        #expect(friction.sessionsScanned > 0, "the sessions of the unread telemetry are scanned")
+        #expect(try connection.query("select count(*) from int_friction_outcomes").scalar(Int.self) > 0)
+        #expect(try connection.query("select count(*) from fct_friction_impact").scalar(Int.self) > 0)
+        let again = try #require(try ComputeJob(configuration: FunnelConfiguration()).run(connection, options: ComputeOptions()))
+        #expect(again.friction == nil, "nothing left to read")
+    }
+
+    static func snapshot(_ connection: PostgresConnection, _ table: String) throws -> [String] {
+        try connection.query("select t::text from \(table) t").map { try $0.decode(String.self, at: 0) }.sorted()
+    }
+
+    /// Splits every generated CSV by its kind's time field; returns the names of the last day's files.
+    static func split(_ directory: URL, cutoff: String, history: URL, lastDay: URL) throws -> [String] {
+        for folder in [history, lastDay] {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        }
+        var dayFiles: [String] = []
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".csv") }
+        for name in names.sorted() {
+            let kindName = String(name.prefix { $0 != "-" && $0 != "." })
+            let kind = try #require(EventKind(rawValue: kindName), "\(name) names a kind")
+            let splitter = try #require(DaySplitter(kind: kind, cutoffDate: cutoff))
+            let before = history.appending(path: name).path
+            let onOrAfter = lastDay.appending(path: name).path
+            let counts = try splitter.split(directory.appending(path: name).path, before: before, onOrAfter: onOrAfter)
+            if counts.before == 0 { try FileManager.default.removeItem(atPath: before) }
+            if counts.onOrAfter == 0 { try FileManager.default.removeItem(atPath: onOrAfter) } else { dayFiles.append(name) }
+        }
+        return dayFiles
+    }
+}

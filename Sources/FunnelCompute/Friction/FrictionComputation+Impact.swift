@@ -16,6 +16,13 @@ extension FrictionComputation {
         if !rebuild { try connection.execute(SQLCatalog.text("friction/fold_outcome_rows.sql")) }
         try connection.query(SQLCatalog.text("friction/fold_apps.sql"), [rebuild])
         try connection.execute(SQLCatalog.text("friction/fold_files.sql"))
+        // Tables filled from scratch have no statistics until autovacuum comes by; without them
+        // the impact's joins ran as nested loops for minutes. A day's rows leave them good enough.
+        let analyzed = try connection.query("select reltuples from pg_class where oid = 'int_friction_outcomes'::regclass")
+            .scalar(Double.self)
+        if rebuild || analyzed < 0 {
+            try connection.execute("analyze int_friction_reached, int_friction_screens, int_friction_outcomes, int_friction_apps")
+        }
         return files
     }
 

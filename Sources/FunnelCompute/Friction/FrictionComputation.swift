@@ -114,6 +114,10 @@ public struct FrictionComputation: Sendable {
             let foldStart = Date()
             summary.filesFolded = try foldOutcomes(on: connection, rebuild: scope.rebuildsEverything)
             summary.foldSeconds = Date().timeIntervalSince(foldStart)
+            logger.info("friction outcomes brought up to date", metadata: [
+                "friction.files": "\(summary.filesFolded)", "friction.rebuilt": "\(scope.rebuildsEverything)",
+                "friction.seconds": .string(String(format: "%.3f", summary.foldSeconds)),
+            ])
             if scope.rescansSessions {
                 try connection.query(SQLCatalog.text("friction/scope_sessions.sql"),
                                      [scope.apps, scope.from, scope.to])

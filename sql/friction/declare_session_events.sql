@@ -3,7 +3,8 @@
 -- memory at a time). Time is seconds since the epoch. Keyboard will_* notifications are left out
 -- here: they are intentions (their frames may be zero) and the detectors ignore them, and they
 -- are over a third of all telemetry.
--- Grain: one row per ux event. Reads: friction_scope_sessions, raw_ux.
+-- Grain: one row per ux event. Reads: friction_scope_sessions, raw_ux (through raw_ux_by_session,
+-- migration 0041, when the scope holds a few days of sessions).
 declare friction_session_events no scroll cursor for
 select u.app_id, u.user_id, u.session_id, s.platform,
        extract(epoch from u.occurred_at)::float8 as occurred_epoch,

@@ -62,6 +62,9 @@ public final class FileLoader {
             var loaded = 0
             for kind in EventKind.allCases where staged.rows[kind, default: 0] > 0 {
                 try connection.query("select pg_advisory_xact_lock($1)", [Self.mergeLock(kind).value])
+                let probes = try Self.prefersIndexProbes(connection, kind: kind, stagedRows: staged.rows[kind, default: 0])
+                try connection.execute(probes ? "set local enable_hashjoin = off; set local enable_mergejoin = off"
+                                              : "set local enable_hashjoin = on; set local enable_mergejoin = on")
                 let mergeStarted = clock.now
                 loaded += try connection.query(Self.mergeStatement(for: kind), [file.fileID])
                     .scalar(Int.self)
@@ -79,6 +82,16 @@ public final class FileLoader {
             guard finished.rows.count == 1 else { throw LoadInterruption.claimLost(fileID: file.fileID) }
         }
         return staged.counts
+    }
+
+    /// Whether the merge should look each staged event up in the raw table's indexes rather
+    /// than hash the whole table: when the file is small beside what is stored (a daily file
+    /// against months of history) probing costs what the file holds, while the planner's hash
+    /// join read every stored row (a day of opens or telemetry: 2.6 and 3.5 s against 1.2 and
+    /// 1.0 s at 11M stored rows). A first or bulk load keeps the planner's choice.
+    static func prefersIndexProbes(_ connection: PostgresConnection, kind: EventKind, stagedRows: Int) throws -> Bool {
+        let stored = try connection.query(SQLCatalog.text("ingest/raw_rows_estimate.sql"), [kind.rawTable]).scalar(Double.self)
+        return Double(stagedRows) * 20 < stored
     }
 
     /// The merge statement of a kind: installs and ad_spend have their own; the other event

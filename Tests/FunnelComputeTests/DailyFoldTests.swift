@@ -2,6 +2,8 @@ import Foundation
 import FunnelCompute
 import FunnelCore
 import FunnelGenerate
+import FunnelIngest
+import Logging
 import PostgresClient
 import Testing
 import TestSupport
@@ -81,6 +83,26 @@ struct DailyFoldTests {
         #expect(try connection.query("select count(*) from fct_friction_impact").scalar(Int.self) > 0)
         let again = try #require(try ComputeJob(configuration: FunnelConfiguration()).run(connection, options: ComputeOptions()))
         #expect(again.friction == nil, "nothing left to read")
+    }
+
+    @Test("friction analyzes the raw partitions a fresh load left without statistics before folding them in")
+    func frictionAnalyzesFreshPartitions() throws {
+        let generated = try FrictionFixtures.generate(users: 300, seed: 5)
+        defer { try? FileManager.default.removeItem(at: generated.directory) }
+        let settings = try TestCluster.freshDatabase(migrated: true)
+        let connection = try settings.connect()
+        // The real loader, without the analyze GeneratedDataLoader adds: as `funnel demo` runs.
+        let files = try InputDiscovery.expand([generated.directory.path])
+        let reports = try IngestRun(settings: settings, kind: nil, assumeTimeZone: nil, workers: 1)
+            .run(files: files, stop: StopFlag(), progress: IngestProgress(), logger: Logger(label: "test.ingest"))
+        #expect(reports.allSatisfy { $0.status == .loaded })
+        let unanalyzed = """
+            select count(*) from pg_stat_user_tables
+            where relname ~ '^raw_(ux|steps|installs|opens)_' and last_analyze is null and last_autoanalyze is null
+            """
+        #expect(try connection.query(unanalyzed).scalar(Int.self) > 0, "a fresh load leaves partitions unanalyzed")
+        _ = try ComputeJob(configuration: FunnelConfiguration()).run(connection, options: ComputeOptions())
+        #expect(try connection.query(unanalyzed).scalar(Int.self) == 0)
     }
 
     static func snapshot(_ connection: PostgresConnection, _ table: String) throws -> [String] {

@@ -11,6 +11,9 @@ extension FrictionComputation {
         let files = try connection.query(SQLCatalog.text("friction/fold_window.sql"), [rebuild]).scalar(Int.self)
         guard rebuild || files > 0 else { return 0 }
         try connection.execute("analyze friction_window")
+        for partition in try connection.query(SQLCatalog.text("friction/stale_partitions.sql")) {
+            try connection.execute("analyze \(try connection.quoteIdentifier(try partition.decode(String.self, at: 0)))")
+        }
         try connection.query(SQLCatalog.text("friction/fold_reached.sql"), [rebuild])
         try connection.query(SQLCatalog.text("friction/fold_outcomes.sql"), [rebuild])
         if !rebuild { try connection.execute(SQLCatalog.text("friction/fold_outcome_rows.sql")) }

@@ -185,6 +185,27 @@ struct LoadedFilesIncrementalTests {
         #expect(try f.int("select installs from int_user_facts where user_id = 'u1'") == 3)
     }
 
+    @Test("a later file adds to a day already stored for a user folded in closed form")
+    func laterRowsOnAStoredDay() throws {
+        let l = try Loaded(configuration: FunnelConfiguration())
+        let f = l.fixture
+        try l.load("installs", Self.installs, ["i1,app,u1,2024-03-01T10:00:00Z,adnova,ios,US,c1,,"])
+        try l.load("opens", Self.opens, [
+            "o1,app,u1,2024-03-02T10:00:00Z", "o2,app,u1,2024-03-03T10:00:00Z", "o3,app,u1,2024-03-04T10:00:00Z",
+            "o4,app,u1,2024-03-21T10:00:00Z",
+        ])
+        try l.computeMatchesFull("a regular user active on day 20")
+        // u1 is regular already and the new rows are past the regular window: the fast path.
+        // Day 20 is stored; the new open and purchase add to it, and day 21 is new.
+        try l.load("opens", Self.opens, ["o5,app,u1,2024-03-21T18:00:00Z", "o6,app,u1,2024-03-22T09:00:00Z"])
+        try l.load("purchases", Self.purchases, ["p1,app,u1,2024-03-21T18:05:00Z,4.99,USD"])
+        let later = try l.computeMatchesFull("more rows on a stored day")
+        #expect(later.cohortDaysRebuilt == 0)
+        #expect(try f.snapshot("(select day_n, opens, purchases from int_user_days where user_id = 'u1' and day_n >= 20)")
+            == ["(20,2,1)", "(21,1,0)"])
+        #expect(try f.int("select active_users from int_cohort_day_rollup where day_n = 20") == 1)
+    }
+
     @Test("the friction scope comes from the new files' telemetry, and files without telemetry redo only the impact")
     func frictionScopeFollowsNewFiles() throws {
         let l = try Loaded(configuration: FunnelConfiguration())

@@ -189,16 +189,22 @@ select app_id, user_id, day_n from inserted;
 
 analyze delta_inserted_days;
 
+with met as materialized (
+    -- the new keys that met a stored day not kept aside yet: few, so found first and only they
+    -- are looked up in int_user_days
+    select n.app_id, n.user_id, n.day_n
+    from delta_new_days n
+    where not exists (
+              select 1 from delta_inserted_days i
+              where i.app_id = n.app_id and i.user_id = n.user_id and i.day_n = n.day_n)
+      and not exists (
+              select 1 from delta_old_days o
+              where o.app_id = n.app_id and o.user_id = n.user_id and o.day_n = n.day_n)
+)
 insert into delta_old_days
 select d.*
-from delta_new_days n
-join int_user_days d on d.app_id = n.app_id and d.user_id = n.user_id and d.day_n = n.day_n
-where not exists (
-          select 1 from delta_inserted_days i
-          where i.app_id = n.app_id and i.user_id = n.user_id and i.day_n = n.day_n)
-  and not exists (
-          select 1 from delta_old_days o
-          where o.app_id = n.app_id and o.user_id = n.user_id and o.day_n = n.day_n);
+from met m
+join int_user_days d on d.app_id = m.app_id and d.user_id = m.user_id and d.day_n = m.day_n;
 
 analyze delta_old_days (app_id, user_id, day_n);
 

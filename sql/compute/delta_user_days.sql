@@ -1,10 +1,8 @@
 -- delta_user_days: folds the window's rows into the stored days of the delta users. Their
 -- days as they stood are kept aside (delta_old_days; their facts are in delta_old_facts) so the
 -- rollups can take the old contribution out; scope_installs gets their unchanged first install
--- from their facts, with the window's reinstalls counted; the days the window touches
--- (delta_new_days, by the rules of int_scope_user_days) are added into int_user_days (inserted
--- where nothing was stored for that day: delta_inserted_days), and scope_user_days and
--- delta_fast_days get the merged days.
+-- from their facts, with the window's reinstalls counted; the days the window touches (delta_new_days, by the rules of int_scope_user_days) are
+-- added into int_user_days, and scope_user_days and delta_fast_days get the merged days.
 --
 -- Most delta users' facts follow from the new days alone (delta_fast_facts.sql): a later open,
 -- purchase or invite only moves counters, minimums and maximums. The general users are those
@@ -15,8 +13,7 @@
 -- purchase day, and the days of the retention brackets the new days fall in. So a fold costs
 -- what the new rows hold, not the users' history.
 -- Grain: scope_user_days one row per (app_id, user_id, day_n) of the general users (all their
--- days), delta_fast_days the same for the others (the compared days); delta_inserted_days one
--- row per new (app_id, user_id, day_n) of int_user_days; scope_installs one row per
+-- days), delta_fast_days the same for the others (the compared days); scope_installs one row per
 -- delta user; scope_onboarding one row per general user. Reads: delta_users, delta_old_facts,
 -- int_user_days, compute_window, raw_installs, raw_opens, raw_retention, raw_purchases, raw_invites,
 -- raw_steps, currency_rates, compute_settings. Rows are found between the lowest and highest
@@ -30,7 +27,6 @@ truncate delta_old_days;
 truncate delta_new_days;
 truncate delta_general_users;
 truncate delta_fast_days;
-truncate delta_inserted_days;
 
 analyze delta_old_facts (app_id, user_id);
 
@@ -158,7 +154,8 @@ with brackets as (
     where not exists (
         select 1 from delta_general_users g where g.app_id = n.app_id and g.user_id = n.user_id)
 ), compared (app_id, user_id, first_day, last_day) as (
-    -- the new days themselves are found below, as the insert into int_user_days meets them
+    select app_id, user_id, day_n, day_n from fast_new_days
+    union
     select o.app_id, o.user_id, o.first_purchase_day, o.first_purchase_day
     from delta_old_facts o
     where o.first_purchase_day is not null
@@ -174,37 +171,6 @@ select distinct on (d.app_id, d.user_id, d.day_n) d.*
 from compared c
 join int_user_days d
   on d.app_id = c.app_id and d.user_id = c.user_id and d.day_n between c.first_day and c.last_day;
-
--- The new days go into int_user_days where nothing is stored for them yet (most: a day later than
--- any the user had); the keys that met a stored day are the ones whose stored row the rollups
--- must compare, so only those are looked up (before they are added to, at the end).
-with inserted as (
-    insert into int_user_days
-    select * from delta_new_days
-    on conflict (app_id, user_id, day_n) do nothing
-    returning app_id, user_id, day_n
-)
-insert into delta_inserted_days
-select app_id, user_id, day_n from inserted;
-
-analyze delta_inserted_days;
-
-with met as materialized (
-    -- the new keys that met a stored day not kept aside yet: few, so found first and only they
-    -- are looked up in int_user_days
-    select n.app_id, n.user_id, n.day_n
-    from delta_new_days n
-    where not exists (
-              select 1 from delta_inserted_days i
-              where i.app_id = n.app_id and i.user_id = n.user_id and i.day_n = n.day_n)
-      and not exists (
-              select 1 from delta_old_days o
-              where o.app_id = n.app_id and o.user_id = n.user_id and o.day_n = n.day_n)
-)
-insert into delta_old_days
-select d.*
-from met m
-join int_user_days d on d.app_id = m.app_id and d.user_id = m.user_id and d.day_n = m.day_n;
 
 analyze delta_old_days (app_id, user_id, day_n);
 
@@ -228,10 +194,7 @@ select app_id, user_id, day_n, opens, active, revenue_usd, purchases, invites, f
 from merged where not general;
 
 insert into int_user_days as d
-select n.*
-from delta_new_days n
-where not exists (
-    select 1 from delta_inserted_days i where i.app_id = n.app_id and i.user_id = n.user_id and i.day_n = n.day_n)
+select * from delta_new_days
 on conflict (app_id, user_id, day_n) do update
 set opens = d.opens + excluded.opens,
     active = d.active or excluded.active,

@@ -81,14 +81,6 @@ create temp table delta_new_days (like int_user_days) on commit drop;
 -- rollups compare (scope_user_days holds the general users' full histories).
 create temp table delta_fast_days (like int_user_days) on commit drop;
 
--- delta_inserted_days: the keys of delta_new_days that were new to int_user_days (nothing stored
--- for that user and day yet); the others are added to stored days.
-create temp table delta_inserted_days (
-    app_id  text    not null,
-    user_id text    not null,
-    day_n   integer not null
-) on commit drop;
-
 create temp table held_scope (like compute_scope) on commit drop;
 
 create temp table spend_scope (

@@ -7,7 +7,8 @@ public import PostgresClient
 /// metrics (`ComputeEngine`), then the onboarding friction of what new data touched: all of it
 /// on a full run; otherwise the sessions from the earliest new telemetry day or dirty cohort day
 /// (a day earlier, for time zones) on, or only the impact when new files hold no telemetry
-/// (their steps and opens change outcomes), and nothing when nothing waited.
+/// (their steps and opens change outcomes). With nothing new for compute, friction still reads
+/// the loaded files it never read (a run stopped between the two); otherwise nothing runs.
 public struct ComputeJob: Sendable {
     public let configuration: FunnelConfiguration
     public let logger: Logger

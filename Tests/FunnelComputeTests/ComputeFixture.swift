@@ -110,6 +110,11 @@ final class ComputeFixture {
 
     /// Every row of a table as text, sorted, for comparing two runs.
     func snapshot(_ table: String) throws -> [String] {
+        try Self.snapshot(connection, table)
+    }
+
+    /// Every row of a table (or parenthesised query) as text, sorted, on any connection.
+    static func snapshot(_ connection: PostgresConnection, _ table: String) throws -> [String] {
         try connection.query("select t::text from \(table) t").map { try $0.decode(String.self, at: 0) }.sorted()
     }
 }

@@ -54,12 +54,12 @@ struct DailyFoldTests {
 
         var folded: [String: [String]] = [:]
         let tables = LoadedFilesIncrementalTests.marts + Self.frictionTables
-        for table in tables { folded[table] = try Self.snapshot(connection, table) }
-        #expect(try Self.snapshot(connection, "fct_friction_impact").count > 0)
+        for table in tables { folded[table] = try ComputeFixture.snapshot(connection, table) }
+        #expect(try ComputeFixture.snapshot(connection, "fct_friction_impact").count > 0)
 
         _ = try job.run(connection, options: ComputeOptions(full: true))
         for table in tables {
-            #expect(try Self.snapshot(connection, table) == folded[table], "\(table) differs from a full rebuild")
+            #expect(try ComputeFixture.snapshot(connection, table) == folded[table], "\(table) differs from a full rebuild")
         }
     }
 
@@ -103,10 +103,6 @@ struct DailyFoldTests {
         #expect(try connection.query(unanalyzed).scalar(Int.self) > 0, "a fresh load leaves partitions unanalyzed")
         _ = try ComputeJob(configuration: FunnelConfiguration()).run(connection, options: ComputeOptions())
         #expect(try connection.query(unanalyzed).scalar(Int.self) == 0)
-    }
-
-    static func snapshot(_ connection: PostgresConnection, _ table: String) throws -> [String] {
-        try connection.query("select t::text from \(table) t").map { try $0.decode(String.self, at: 0) }.sorted()
     }
 
     /// Splits every generated CSV by its kind's time field; returns the names of the last day's files.

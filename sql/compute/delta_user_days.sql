@@ -206,15 +206,20 @@ set opens = d.opens + excluded.opens,
     purchase_times = array_cat(d.purchase_times, excluded.purchase_times),
     last_event_at = greatest(d.last_event_at, excluded.last_event_at);
 
+-- Probed per user through raw_steps_by_user (offset 0 keeps the planner from scanning every step
+-- row: 0.6 s at 700k steps for 17k users, against 0.1 s probed).
 insert into scope_onboarding
-select st.app_id, st.user_id, array_agg(st.occurred_at order by st.occurred_at)
-from raw_steps st
-join delta_general_users g on g.app_id = st.app_id and g.user_id = st.user_id
-join scope_installs si on si.app_id = st.app_id and si.user_id = st.user_id
+select g.app_id, g.user_id, array_agg(st.occurred_at order by st.occurred_at)
+from delta_general_users g
+join scope_installs si on si.app_id = g.app_id and si.user_id = g.user_id
 cross join (select onboarding_step from compute_settings where app_id = '') s
-where st.step = s.onboarding_step
-  and st.occurred_at >= si.installed_at
-group by st.app_id, st.user_id;
+cross join lateral (
+    select x.occurred_at from raw_steps x
+    where x.app_id = g.app_id and x.user_id = g.user_id and x.step = s.onboarding_step
+      and x.occurred_at >= si.installed_at
+    offset 0
+) st
+group by g.app_id, g.user_id;
 
 analyze scope_user_days (app_id, user_id, day_n);
 analyze delta_fast_days (app_id, user_id, day_n);

@@ -6,7 +6,12 @@
 -- makes no candidate: that user stays in their cohort, and the fold counts the reinstall.
 -- Grain: one row per (app_id, user_id). Reads: compute_scope, raw_installs, int_user_facts,
 -- compute_settings.
+-- A scope of a few cohort days (a daily run) reads each candidate's installs through
+-- raw_installs_by_user; a wider one scans raw_installs, cheaper than probing most users. The
+-- scope's statistics let the planner probe the facts' cohort index for a few days (0.26 s -> 3 ms
+-- for one day at 1M users).
 truncate scope_installs;
+analyze compute_scope;
 
 with settings as (
     select time_zone from compute_settings where app_id = ''
@@ -43,8 +48,19 @@ select distinct on (i.app_id, i.user_id)
     nullif(i.referrer_user_id, ''),
     nullif(i.invite_id, ''),
     count(*) over (partition by i.app_id, i.user_id)
-from raw_installs i
-join candidates c on c.app_id = i.app_id and c.user_id = i.user_id
+from (
+    select i.*
+    from raw_installs i
+    join candidates c on c.app_id = i.app_id and c.user_id = i.user_id
+    where (select count(*) from compute_scope) > 7
+    union all
+    select i.*
+    from candidates c
+    cross join lateral (
+        select * from raw_installs x where x.app_id = c.app_id and x.user_id = c.user_id offset 0
+    ) i
+    where (select count(*) from compute_scope) <= 7
+) i
 cross join settings s
 order by i.app_id, i.user_id, i.installed_at, i.event_id;
 

@@ -142,10 +142,12 @@ struct FunnelAndIncrementalTests {
         let marts = ["int_user_facts", "int_user_funnel_steps", "int_cohort_rollup", "int_cohort_day_rollup",
                      "int_cohort_bracket_rollup", "int_spend_day_rollup", "fct_funnel", "fct_funnel_top", "fct_retention",
                      "fct_retention_summary", "fct_retention_brackets", "fct_regular_users", "fct_ltv", "fct_ltv_models",
-                     "fct_cpi", "fct_kfactor", "fct_networks"]
+                     "fct_cpi", "fct_kfactor", "fct_networks", "int_funnel_points", "int_funnel_medians"]
         var before: [String: [String]] = [:]
         for mart in marts { before[mart] = try f.snapshot(mart) }
         #expect(try f.int("select count(*) from fct_retention") ?? 0 > 100)
+        // The kept medians equal the ones sorted from every user's facts.
+        #expect(try f.snapshot("fct_funnel") == f.snapshot("funnel_steps(null, null, null)"))
         let full = try f.compute(config, full: true)
         #expect(full.mode == "full")
         for mart in marts {
@@ -198,9 +200,10 @@ struct FunnelAndIncrementalTests {
         let marts = ["int_user_facts", "int_user_funnel_steps", "int_cohort_rollup", "int_cohort_day_rollup",
                      "int_cohort_bracket_rollup", "int_spend_day_rollup", "fct_funnel", "fct_funnel_top", "fct_retention",
                      "fct_retention_summary", "fct_retention_brackets", "fct_regular_users", "fct_ltv", "fct_ltv_models",
-                     "fct_cpi", "fct_kfactor", "fct_networks"]
+                     "fct_cpi", "fct_kfactor", "fct_networks", "int_funnel_points", "int_funnel_medians"]
         var before: [String: [String]] = [:]
         for mart in marts { before[mart] = try f.snapshot(mart) }
+        #expect(try f.snapshot("fct_funnel") == f.snapshot("funnel_steps(null, null, null)"))
         let days = try f.snapshot("(select app_id, user_id, day_n, opens, active, revenue_usd, purchases, invites from int_user_days)")
         let again = try f.compute(config)
         #expect(again.usersRebuilt == 0)

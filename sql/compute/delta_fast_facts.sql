@@ -8,8 +8,8 @@
 -- earlier of the known one and the first new purchase inside its window after the (unchanged)
 -- regular-user step.
 -- Grain: int_user_facts one row per (app_id, user_id) updated in place, and the updated rows in
--- delta_new_facts. Reads: scope_installs, delta_new_days, delta_general_users, delta_old_facts,
--- compute_settings.
+-- delta_new_facts (and in funnel_fact_changes when their funnel purchase step moved).
+-- Reads: scope_installs, delta_new_days, delta_general_users, delta_old_facts, compute_settings.
 with settings as (
     select * from compute_settings where app_id = ''
 ), fast_days as (
@@ -58,6 +58,27 @@ with settings as (
 )
 insert into delta_new_facts
 select * from updated;
+
+-- Of the funnel, only the purchase step can move here (see above): its users' funnel side, as it
+-- was and as it is, goes to funnel_fact_changes.
+insert into funnel_fact_changes
+select 1, n.app_id, n.user_id, n.network, n.campaign, n.country, n.platform,
+       date_part('epoch', n.funnel_open_at - n.installed_at),
+       date_part('epoch', n.funnel_onboarded_at - n.funnel_open_at),
+       date_part('epoch', n.funnel_regular_at - n.funnel_onboarded_at),
+       date_part('epoch', n.funnel_purchase_at - n.funnel_regular_at)
+from delta_new_facts n
+join delta_old_facts o on o.app_id = n.app_id and o.user_id = n.user_id
+where n.funnel_purchase_at is distinct from o.funnel_purchase_at
+union all
+select -1, o.app_id, o.user_id, o.network, o.campaign, o.country, o.platform,
+       date_part('epoch', o.funnel_open_at - o.installed_at),
+       date_part('epoch', o.funnel_onboarded_at - o.funnel_open_at),
+       date_part('epoch', o.funnel_regular_at - o.funnel_onboarded_at),
+       date_part('epoch', o.funnel_purchase_at - o.funnel_regular_at)
+from delta_new_facts n
+join delta_old_facts o on o.app_id = n.app_id and o.user_id = n.user_id
+where n.funnel_purchase_at is distinct from o.funnel_purchase_at;
 
 delete from scope_installs si
 where not exists (

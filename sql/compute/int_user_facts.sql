@@ -5,14 +5,36 @@
 -- previous one: first open and onboarding within the window from install, regular user once both
 -- onboarding and the R-th open happened, first purchase after that within the purchase window.
 -- Grain: one row per (app_id, user_id). Reads: scope_installs, scope_user_days, scope_onboarding,
--- compute_settings.
-delete from int_user_facts f
-using scope_installs si
-where f.app_id = si.app_id and f.user_id = si.user_id;
+-- compute_settings. Writes funnel_fact_changes too.
+-- The funnel side of every deleted and written row goes to funnel_fact_changes (see
+-- funnel_points.sql), except in a rebuild of all history (funnel.fact_changes = off).
+with gone as (
+    delete from int_user_facts f
+    using scope_installs si
+    where f.app_id = si.app_id and f.user_id = si.user_id
+    returning f.*
+)
+insert into funnel_fact_changes
+select -1, f.app_id, f.user_id, f.network, f.campaign, f.country, f.platform,
+       date_part('epoch', f.funnel_open_at - f.installed_at),
+       date_part('epoch', f.funnel_onboarded_at - f.funnel_open_at),
+       date_part('epoch', f.funnel_regular_at - f.funnel_onboarded_at),
+       date_part('epoch', f.funnel_purchase_at - f.funnel_regular_at)
+from gone f;
 
-delete from int_user_facts f
-using compute_scope sc
-where f.app_id = sc.app_id and f.cohort_date = sc.cohort_date;
+with gone as (
+    delete from int_user_facts f
+    using compute_scope sc
+    where f.app_id = sc.app_id and f.cohort_date = sc.cohort_date
+    returning f.*
+)
+insert into funnel_fact_changes
+select -1, f.app_id, f.user_id, f.network, f.campaign, f.country, f.platform,
+       date_part('epoch', f.funnel_open_at - f.installed_at),
+       date_part('epoch', f.funnel_onboarded_at - f.funnel_open_at),
+       date_part('epoch', f.funnel_regular_at - f.funnel_onboarded_at),
+       date_part('epoch', f.funnel_purchase_at - f.funnel_regular_at)
+from gone f;
 
 with settings as (
     select * from compute_settings where app_id = ''
@@ -65,20 +87,31 @@ with settings as (
            case when w.funnel_onboarded_at is not null and w.regular_at is not null
                 then greatest(w.regular_at, w.funnel_onboarded_at) end as funnel_regular_at
     from with_onboarding w
+), written as (
+    insert into int_user_facts (
+        app_id, user_id, cohort_date, installed_at, network, campaign, country, platform, acquisition,
+        installs, referrer_user_id, invite_id, first_open_at, onboarded_at, first_purchase_at,
+        first_purchase_day, regular_opens, regular_at, funnel_open_at, funnel_onboarded_at,
+        funnel_regular_at, funnel_purchase_at, invites_sent, last_active_day)
+    select w.app_id, w.user_id, w.cohort_date, w.installed_at, w.network, w.campaign, w.country, w.platform,
+           case when w.referrer_user_id is not null or w.invite_id is not null then 'viral'
+                when lower(w.network) = 'organic' then 'organic'
+                else 'paid' end,
+           w.installs, w.referrer_user_id, w.invite_id, w.first_open_at, w.step_times[1], w.purchase_times[1],
+           w.first_purchase_day, w.regular_opens, w.regular_at, w.funnel_open_at, w.funnel_onboarded_at,
+           w.funnel_regular_at,
+           (select min(t) from unnest(w.purchase_times) as t
+             where t >= w.funnel_regular_at and t < w.installed_at + w.purchase_window),
+           w.invites_sent, w.last_active_day
+    from with_regular w
+    returning *
 )
-insert into int_user_facts (
-    app_id, user_id, cohort_date, installed_at, network, campaign, country, platform, acquisition,
-    installs, referrer_user_id, invite_id, first_open_at, onboarded_at, first_purchase_at,
-    first_purchase_day, regular_opens, regular_at, funnel_open_at, funnel_onboarded_at,
-    funnel_regular_at, funnel_purchase_at, invites_sent, last_active_day)
-select w.app_id, w.user_id, w.cohort_date, w.installed_at, w.network, w.campaign, w.country, w.platform,
-       case when w.referrer_user_id is not null or w.invite_id is not null then 'viral'
-            when lower(w.network) = 'organic' then 'organic'
-            else 'paid' end,
-       w.installs, w.referrer_user_id, w.invite_id, w.first_open_at, w.step_times[1], w.purchase_times[1],
-       w.first_purchase_day, w.regular_opens, w.regular_at, w.funnel_open_at, w.funnel_onboarded_at,
-       w.funnel_regular_at,
-       (select min(t) from unnest(w.purchase_times) as t
-         where t >= w.funnel_regular_at and t < w.installed_at + w.purchase_window),
-       w.invites_sent, w.last_active_day
-from with_regular w;
+insert into funnel_fact_changes
+select 1, f.app_id, f.user_id, f.network, f.campaign, f.country, f.platform,
+       date_part('epoch', f.funnel_open_at - f.installed_at),
+       date_part('epoch', f.funnel_onboarded_at - f.funnel_open_at),
+       date_part('epoch', f.funnel_regular_at - f.funnel_onboarded_at),
+       date_part('epoch', f.funnel_purchase_at - f.funnel_regular_at)
+from written f
+-- a rebuild of all history fills the funnel points from every user's facts instead
+where current_setting('funnel.fact_changes', true) is distinct from 'off';

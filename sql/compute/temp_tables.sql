@@ -55,6 +55,38 @@ create temp table compute_window (
     file_id bigint primary key
 ) on commit drop;
 
+-- funnel_fact_changes: the default funnel's side of every fact row this run deletes (-1) or
+-- writes (+1): breakdown and each step's seconds from the previous step (see
+-- funnel_points.sql, which applies them to int_funnel_points).
+create temp table funnel_fact_changes (
+    sign       integer          not null,
+    app_id     text             not null,
+    user_id    text             not null,
+    network    text             not null,
+    campaign   text             not null,
+    country    text             not null,
+    platform   text             not null,
+    s1         double precision,
+    s2         double precision,
+    s3         double precision,
+    s4         double precision
+) on commit drop;
+
+-- funnel_point_changes: funnel_fact_changes netted per point (user and step) and breakdown;
+-- a user written as they were cancels out. Step 0 has no point: its rows are only counted.
+create temp table funnel_point_changes (
+    app_id     text             not null,
+    funnel     text             not null,
+    step_index integer          not null,
+    seconds    double precision not null,
+    user_id    text             not null,
+    network    text             not null,
+    campaign   text             not null,
+    country    text             not null,
+    platform   text             not null,
+    sign       bigint           not null
+) on commit drop;
+
 create temp table delta_users (
     app_id  text not null,
     user_id text not null,

@@ -52,6 +52,8 @@ public struct ComputeEngine: Sendable {
             let wholeHistory = full && options.from == nil && options.to == nil
             if wholeHistory {
                 try connection.execute(SQLCatalog.text("compute/reset.sql"))
+                // The funnel points are filled from every user's facts at the end (funnel_points_full.sql).
+                try connection.execute("set local funnel.fact_changes = off")
             } else {
                 // A partial run matches tens of thousands of keys against the big derived tables,
                 // whose pages the previous runs left in memory: probing their indexes beats
@@ -85,6 +87,7 @@ public struct ComputeEngine: Sendable {
                 }
             }
             try connection.execute(SQLCatalog.text("compute/fold_files.sql"))
+            try updateFunnelPoints(connection, wholeHistory: wholeHistory)
             if cohortDays > 0 || foldedUsers > 0 || spendDates > 0 || changed {
                 try buildMarts(connection)
             }
@@ -189,6 +192,20 @@ public struct ComputeEngine: Sendable {
         try connection.execute("set local enable_sort = on")
         try timed("compute_state") { try connection.execute(SQLCatalog.text("compute/compute_state.sql")) }
         return users
+    }
+
+    /// Brings the default funnel's points and exact medians (migration 0043) up to date: from
+    /// this run's fact changes, or from every user's facts after a full rebuild or when they were
+    /// never built (a database migrated from before them).
+    private func updateFunnelPoints(_ connection: PostgresConnection, wholeHistory: Bool) throws {
+        let missing = try connection.query(
+            "select exists (select 1 from int_user_facts) and not exists (select 1 from int_funnel_medians)"
+        ).scalar(Bool.self)
+        if wholeHistory || missing {
+            try timed("funnel_points_full") { try connection.execute(SQLCatalog.text("compute/funnel_points_full.sql")) }
+        } else if try connection.query("select exists (select 1 from funnel_fact_changes)").scalar(Bool.self) {
+            try timed("funnel_points") { try connection.execute(SQLCatalog.text("compute/funnel_points.sql")) }
+        }
     }
 
     /// The marts, rebuilt from the rollups; projections come between the LTV curve and the verdicts.

@@ -12,7 +12,7 @@
 -- (offset 0 keeps the planner from scanning every user's facts). Read by each rollup below.
 insert into delta_new_facts
 select f.*
-from delta_users u
+from (select * from delta_users order by app_id, user_id) u
 cross join lateral (
     select * from int_user_facts x where x.app_id = u.app_id and x.user_id = u.user_id offset 0
 ) f

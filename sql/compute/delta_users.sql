@@ -39,6 +39,8 @@ with window_users as (
                   and (select max(file_id) from compute_window)
           and file_id in (select file_id from compute_window)
     ) w
+    -- in key order, so consecutive probes share index pages (1.39 -> 0.86 s for 98k users at 1M)
+    order by app_id, user_id
 ), found as (
     -- their facts as they stand, probed per user (offset 0 keeps the planner from scanning every
     -- user's facts); kept as delta_old_facts for the rollups' "before"

@@ -142,12 +142,19 @@ struct FunnelAndIncrementalTests {
         let marts = ["int_user_facts", "int_user_funnel_steps", "int_cohort_rollup", "int_cohort_day_rollup",
                      "int_cohort_bracket_rollup", "int_spend_day_rollup", "fct_funnel", "fct_funnel_top", "fct_retention",
                      "fct_retention_summary", "fct_retention_brackets", "fct_regular_users", "fct_ltv", "fct_ltv_models",
-                     "fct_cpi", "fct_kfactor", "fct_networks", "int_funnel_points", "int_funnel_medians"]
+                     "fct_cpi", "fct_kfactor", "fct_networks", "int_funnel_points", "int_funnel_medians",
+                     "int_network_day_rollup"]
         var before: [String: [String]] = [:]
         for mart in marts { before[mart] = try f.snapshot(mart) }
         #expect(try f.int("select count(*) from fct_retention") ?? 0 > 100)
-        // The kept medians equal the ones sorted from every user's facts.
+        // The kept medians equal the ones sorted from every user's facts; the network day rollup
+        // is the day rollup summed.
         #expect(try f.snapshot("fct_funnel") == f.snapshot("funnel_steps(null, null, null)"))
+        #expect(try f.snapshot("int_network_day_rollup") == f.snapshot("""
+            (select app_id, cohort_date, network, day_n, sum(active_users)::integer, sum(last_active_users)::integer,
+                    sum(revenue_usd), sum(payers)::integer, sum(new_payers)::integer
+             from int_cohort_day_rollup group by app_id, cohort_date, network, day_n)
+            """))
         let full = try f.compute(config, full: true)
         #expect(full.mode == "full")
         for mart in marts {
@@ -200,7 +207,8 @@ struct FunnelAndIncrementalTests {
         let marts = ["int_user_facts", "int_user_funnel_steps", "int_cohort_rollup", "int_cohort_day_rollup",
                      "int_cohort_bracket_rollup", "int_spend_day_rollup", "fct_funnel", "fct_funnel_top", "fct_retention",
                      "fct_retention_summary", "fct_retention_brackets", "fct_regular_users", "fct_ltv", "fct_ltv_models",
-                     "fct_cpi", "fct_kfactor", "fct_networks", "int_funnel_points", "int_funnel_medians"]
+                     "fct_cpi", "fct_kfactor", "fct_networks", "int_funnel_points", "int_funnel_medians",
+                     "int_network_day_rollup"]
         var before: [String: [String]] = [:]
         for mart in marts { before[mart] = try f.snapshot(mart) }
         #expect(try f.snapshot("fct_funnel") == f.snapshot("funnel_steps(null, null, null)"))

@@ -15,7 +15,8 @@ struct LoadedFilesIncrementalTests {
     static let marts = ["int_user_facts", "int_user_funnel_steps", "int_cohort_rollup", "int_cohort_day_rollup",
                         "int_cohort_bracket_rollup", "int_spend_day_rollup", "fct_funnel", "fct_funnel_top",
                         "fct_retention", "fct_retention_summary", "fct_retention_brackets", "fct_regular_users",
-                        "fct_ltv", "fct_ltv_models", "fct_cpi", "fct_kfactor", "fct_networks"]
+                        "fct_ltv", "fct_ltv_models", "fct_cpi", "fct_kfactor", "fct_networks",
+                        "int_network_day_rollup", "int_funnel_points", "int_funnel_medians"]
 
     final class Loaded {
         let fixture: ComputeFixture

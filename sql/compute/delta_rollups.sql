@@ -1,10 +1,11 @@
--- delta_rollups: applies the fold to the three cohort rollups: each delta user's contribution as
+-- delta_rollups: applies the fold to the cohort rollups: each delta user's contribution as
 -- it was (delta_old_facts, delta_old_days) is subtracted and the new one (their facts now, and
 -- scope_user_days or delta_fast_days) added, with the rules of int_cohort_rollups; cells left
 -- without contributions are deleted, so the rollups equal a rebuild (whose day rows with only
 -- zeros are not kept). Cells whose difference is zero (the users' unchanged days) are left alone.
 -- Only the days at hand are compared (all of a general user's, the compared days of the others;
 -- see delta_user_days.sql), so the cost follows the new rows, not the users' history.
+-- The day rollup's differences (delta_day_cells) also go, summed, to int_network_day_rollup.
 -- Grain: the rollups' own. Reads: delta_users, int_user_facts, delta_old_facts, delta_old_days,
 -- delta_new_days, scope_user_days, delta_fast_days, compute_settings.
 -- The delta users' facts as they are now: those delta_fast_facts.sql updated are there already;
@@ -107,13 +108,16 @@ with settings as (
     from facts f
     cross join settings s
 )
-insert into int_cohort_day_rollup as r
+insert into delta_day_cells
 select app_id, cohort_date, network, campaign, country, platform, day_n,
        sum(active_users), sum(last_active_users), sum(revenue_usd), sum(payers), sum(new_payers)
 from contributions
 group by cohort_date, day_n, network, campaign, country, platform, app_id
 having sum(active_users) <> 0 or sum(last_active_users) <> 0 or sum(revenue_usd) <> 0 or sum(payers) <> 0
-    or sum(new_payers) <> 0
+    or sum(new_payers) <> 0;
+
+insert into int_cohort_day_rollup as r
+select * from delta_day_cells
 on conflict (app_id, cohort_date, network, campaign, country, platform, day_n) do update
 set active_users = r.active_users + excluded.active_users,
     last_active_users = r.last_active_users + excluded.last_active_users,
@@ -122,6 +126,24 @@ set active_users = r.active_users + excluded.active_users,
     new_payers = r.new_payers + excluded.new_payers;
 
 delete from int_cohort_day_rollup
+where active_users = 0 and last_active_users = 0 and revenue_usd = 0 and payers = 0 and new_payers = 0;
+
+-- The same differences summed over campaign, country and platform.
+insert into int_network_day_rollup as r
+select app_id, cohort_date, network, day_n, sum(active_users), sum(last_active_users), sum(revenue_usd),
+       sum(payers), sum(new_payers)
+from delta_day_cells
+group by cohort_date, day_n, network, app_id
+having sum(active_users) <> 0 or sum(last_active_users) <> 0 or sum(revenue_usd) <> 0 or sum(payers) <> 0
+    or sum(new_payers) <> 0
+on conflict (app_id, cohort_date, network, day_n) do update
+set active_users = r.active_users + excluded.active_users,
+    last_active_users = r.last_active_users + excluded.last_active_users,
+    revenue_usd = r.revenue_usd + excluded.revenue_usd,
+    payers = r.payers + excluded.payers,
+    new_payers = r.new_payers + excluded.new_payers;
+
+delete from int_network_day_rollup
 where active_users = 0 and last_active_users = 0 and revenue_usd = 0 and payers = 0 and new_payers = 0;
 
 with brackets as (

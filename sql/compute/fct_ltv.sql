@@ -3,7 +3,7 @@
 -- cohorts' installs; with the same cohorts' spend and ROAS day N = revenue / spend (NULL without
 -- spend). Projected rows are added by compute after fitting (see fct_ltv_models).
 -- Grain: one row per (app_id, network, day, projected). Reads: int_cohort_rollup,
--- int_cohort_day_rollup, int_spend_day_rollup, compute_state, compute_settings.
+-- int_network_day_rollup, int_spend_day_rollup, compute_state, compute_settings.
 delete from fct_ltv;
 
 with settings as (
@@ -14,7 +14,7 @@ with settings as (
     group by grouping sets ((app_id, cohort_date, network), (app_id, cohort_date))
 ), revenue as materialized (
     select app_id, cohort_date, coalesce(network, 'all') as network, day_n, sum(revenue_usd) as revenue_usd
-    from int_cohort_day_rollup
+    from int_network_day_rollup
     group by grouping sets ((app_id, cohort_date, network, day_n), (app_id, cohort_date, day_n))
 ), spend as materialized (
     select app_id, spend_date, coalesce(network, 'all') as network, sum(spend_usd) as spend_usd

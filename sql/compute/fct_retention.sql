@@ -3,7 +3,7 @@
 -- cohort is mature when cohort_date + N (+1 under the 24-hour rule, whose day N can end on the
 -- next date) is on or before the last date with data. A mature cell with nobody active is 0.
 -- Grain: one row per (app_id, mode, cohort_date, network, day). Reads: int_cohort_rollup,
--- int_cohort_day_rollup, compute_state, compute_settings.
+-- int_network_day_rollup, compute_state, compute_settings.
 delete from fct_retention;
 
 with settings as (
@@ -15,7 +15,7 @@ with settings as (
 ), days as materialized (
     select app_id, cohort_date, coalesce(network, 'all') as network, day_n,
            sum(active_users) as active_users, sum(last_active_users) as last_active_users
-    from int_cohort_day_rollup
+    from int_network_day_rollup
     group by grouping sets ((app_id, cohort_date, network, day_n), (app_id, cohort_date, day_n))
 ), spine as (
     select z.app_id, z.cohort_date, z.network, z.cohort_size, g.day

@@ -4,12 +4,15 @@
 -- rolling retention is derived. Day rows whose every count and sum is zero are not kept (a missing
 -- row reads as zero), so folding in new rows (delta_rollups) can drop cells that become empty.
 -- Grain: int_cohort_rollup (app_id, cohort_date, network, campaign, country, platform);
--- int_cohort_day_rollup the same plus day_n; int_cohort_bracket_rollup plus bracket_index.
+-- int_cohort_day_rollup the same plus day_n; int_cohort_bracket_rollup plus bracket_index;
+-- int_network_day_rollup (app_id, cohort_date, network, day_n), the day rollup summed.
 -- Reads: compute_scope, int_user_facts, scope_user_days, compute_settings. Grouping keys lead with
 -- the most selective column (app_id is usually one value), which makes sorts, when chosen, cheap.
 delete from int_cohort_rollup r using compute_scope sc
 where r.app_id = sc.app_id and r.cohort_date = sc.cohort_date;
 delete from int_cohort_day_rollup r using compute_scope sc
+where r.app_id = sc.app_id and r.cohort_date = sc.cohort_date;
+delete from int_network_day_rollup r using compute_scope sc
 where r.app_id = sc.app_id and r.cohort_date = sc.cohort_date;
 delete from int_cohort_bracket_rollup r using compute_scope sc
 where r.app_id = sc.app_id and r.cohort_date = sc.cohort_date;
@@ -61,6 +64,15 @@ from contributions
 group by cohort_date, day_n, network, campaign, country, platform, app_id
 having sum(active_users) <> 0 or sum(last_active_users) <> 0 or sum(revenue_usd) <> 0 or sum(payers) <> 0
     or sum(new_payers) <> 0;
+
+insert into int_network_day_rollup
+select d.app_id, d.cohort_date, d.network, d.day_n, sum(d.active_users), sum(d.last_active_users),
+       sum(d.revenue_usd), sum(d.payers), sum(d.new_payers)
+from int_cohort_day_rollup d
+join compute_scope sc on sc.app_id = d.app_id and sc.cohort_date = d.cohort_date
+group by d.cohort_date, d.day_n, d.network, d.app_id
+having sum(d.active_users) <> 0 or sum(d.last_active_users) <> 0 or sum(d.revenue_usd) <> 0
+    or sum(d.payers) <> 0 or sum(d.new_payers) <> 0;
 
 with brackets as (
     select b.bracket, b.bracket_index::integer - 1 as bracket_index

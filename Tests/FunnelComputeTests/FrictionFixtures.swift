@@ -41,25 +41,28 @@ enum FrictionFixtures {
             """, values)
     }
 
-    static func install(_ connection: PostgresConnection, app: String = "a", user: String, platform: String = "ios") throws {
+    static func install(_ connection: PostgresConnection, app: String = "a", user: String, platform: String = "ios",
+                        date: String = day, fileID: Int = 0) throws {
         try connection.query("""
             insert into raw_installs (event_id, app_id, user_id, installed_at, network, platform, file_id)
-            values ($1, $2, $3, '2024-05-01T00:00:00Z', 'organic', $4, 0)
-            """, [UUID().uuidString, app, user, platform])
+            values ($1, $2, $3, ($5::date)::timestamp at time zone 'UTC', 'organic', $4, $6)
+            """, [UUID().uuidString, app, user, platform, date, fileID])
     }
 
-    static func step(_ connection: PostgresConnection, app: String = "a", user: String, step: String) throws {
+    static func step(_ connection: PostgresConnection, app: String = "a", user: String, step: String,
+                     fileID: Int = 0) throws {
         try connection.query("""
             insert into raw_steps (event_id, app_id, user_id, occurred_at, step, screen, file_id)
-            values ($1, $2, $3, '2024-05-01T01:00:00Z', $4, null, 0)
-            """, [UUID().uuidString, app, user, step])
+            values ($1, $2, $3, '2024-05-01T01:00:00Z', $4, null, $5)
+            """, [UUID().uuidString, app, user, step, fileID])
     }
 
-    static func open(_ connection: PostgresConnection, app: String = "a", user: String, date: String) throws {
+    static func open(_ connection: PostgresConnection, app: String = "a", user: String, date: String,
+                     fileID: Int = 0) throws {
         try connection.query("""
             insert into raw_opens (event_id, app_id, user_id, opened_at, file_id)
-            values ($1, $2, $3, ($4::date)::timestamp at time zone 'UTC' + interval '9 hours', 0)
-            """, [UUID().uuidString, app, user, date])
+            values ($1, $2, $3, ($4::date)::timestamp at time zone 'UTC' + interval '9 hours', $5)
+            """, [UUID().uuidString, app, user, date, fileID])
     }
 
     /// A planted friction of truth.json: its screen, `ux` type and realised users hit and drop-off.

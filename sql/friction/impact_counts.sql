@@ -1,51 +1,38 @@
 -- impact_counts: for each (app, screen, friction type) any user hit, the users who reached the
 -- screen split by hit / not hit, and how many of each dropped off (no onboarding completion) and
 -- did not return on day 1 (among users whose day 1 is known). Apps: $1 (text[]). "Not hit" is the
--- screen's total minus the hit users, so each table is read once.
--- Day 1 is known for users whose first install is at least a day before the app's last open.
--- Grain: one row per (app_id, screen, friction_type).
--- Reads: fct_friction_episodes, int_friction_reached, int_friction_screens, int_friction_outcomes,
--- int_friction_apps.
+-- screen's total minus the hit users.
+-- The screen's totals are the kept counts by outcome class (migration 0045, kept by
+-- fold_screen_counts.sql); the hit users are counted under the class their screens are counted
+-- under (counted_class), so both sides agree. friction_outcome_class says what a class means.
+-- A hit user always reached the screen: an episode comes from `ux` events of loaded files, which
+-- fold_reached.sql takes into int_friction_reached (with the screen into int_friction_screens)
+-- in the same transaction before episodes are detected; so the hits are not looked up there
+-- again (0.55 s of probes per run at 300k users).
 with hits as (
-    select distinct app_id, screen, friction_type, user_id
-    from fct_friction_episodes
-    where app_id = any ($1::text[])
-),
--- Inlined where they are used (not materialized), so each join can use the tables' keys.
-reached as not materialized (
-    select r.app_id, r.screen, r.user_id
-    from int_friction_reached r
-    join int_friction_screens s on s.app_id = r.app_id and s.screen = r.screen
-    where r.app_id = any ($1::text[])
-),
-outcomes as not materialized (
-    select o.app_id, o.user_id, not o.completed as dropped,
-           case when o.install_date is null or a.last_open_date is null or o.install_date + 1 > a.last_open_date
-                then null
-                else not o.returned_d1 end as d1_dropped
-    from int_friction_outcomes o
-    left join int_friction_apps a on a.app_id = o.app_id
-    where o.app_id = any ($1::text[])
+    select distinct e.app_id, e.screen, e.friction_type, e.user_id
+    from fct_friction_episodes e
+    where e.app_id = any ($1::text[])
 ),
 screen_totals as (
-    select r.app_id, r.screen,
-           count(*) as users,
-           count(*) filter (where o.dropped) as dropped,
-           count(*) filter (where o.d1_dropped is not null) as d1_users,
-           count(*) filter (where o.d1_dropped) as d1_dropped
-    from reached r
-    join outcomes o on o.app_id = r.app_id and o.user_id = r.user_id
-    group by r.app_id, r.screen
+    select c.app_id, c.screen,
+           sum(c.users) as users,
+           coalesce(sum(c.users) filter (where c.class < 3), 0) as dropped,
+           coalesce(sum(c.users) filter (where c.class % 3 <> 0), 0) as d1_users,
+           coalesce(sum(c.users) filter (where c.class % 3 = 1), 0) as d1_dropped
+    from int_friction_screen_counts c
+    join int_friction_screens s on s.app_id = c.app_id and s.screen = c.screen
+    where c.app_id = any ($1::text[])
+    group by c.app_id, c.screen
 ),
 hit_totals as (
     select h.app_id, h.screen, h.friction_type,
            count(*) as users,
-           count(*) filter (where o.dropped) as dropped,
-           count(*) filter (where o.d1_dropped is not null) as d1_users,
-           count(*) filter (where o.d1_dropped) as d1_dropped
+           count(*) filter (where o.counted_class < 3) as dropped,
+           count(*) filter (where o.counted_class % 3 <> 0) as d1_users,
+           count(*) filter (where o.counted_class % 3 = 1) as d1_dropped
     from hits h
-    join reached r on r.app_id = h.app_id and r.screen = h.screen and r.user_id = h.user_id
-    join outcomes o on o.app_id = h.app_id and o.user_id = h.user_id
+    join int_friction_outcomes o on o.app_id = h.app_id and o.user_id = h.user_id
     group by h.app_id, h.screen, h.friction_type
 )
 select h.app_id, h.screen, h.friction_type,

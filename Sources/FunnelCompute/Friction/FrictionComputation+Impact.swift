@@ -3,9 +3,9 @@ import FunnelSQL
 import PostgresClient
 
 extension FrictionComputation {
-    /// Brings the users' reached screens and outcomes (migration 0040) up to date with the
-    /// loaded files no friction run has read yet, or rebuilds them from every raw row. Returns
-    /// the number of files taken in.
+    /// Brings the users' reached screens and outcomes (migration 0040), and the reached screens
+    /// counted by outcome class (0045), up to date with the loaded files no friction run has read
+    /// yet, or rebuilds them from every raw row. Returns the number of files taken in.
     func foldOutcomes(on connection: PostgresConnection, rebuild: Bool) throws -> Int {
         if rebuild { try connection.execute(SQLCatalog.text("friction/fold_reset.sql")) }
         let files = try connection.query(SQLCatalog.text("friction/fold_window.sql"), [rebuild]).scalar(Int.self)
@@ -15,9 +15,10 @@ extension FrictionComputation {
             try connection.execute("analyze \(try connection.quoteIdentifier(try partition.decode(String.self, at: 0)))")
         }
         try connection.query(SQLCatalog.text("friction/fold_reached.sql"), [rebuild])
-        try connection.query(SQLCatalog.text("friction/fold_outcomes.sql"), [rebuild])
+        try connection.execute(SQLCatalog.text(rebuild ? "friction/fold_outcomes_full.sql" : "friction/fold_outcomes.sql"))
         if !rebuild { try connection.execute(SQLCatalog.text("friction/fold_outcome_rows.sql")) }
         try connection.query(SQLCatalog.text("friction/fold_apps.sql"), [rebuild])
+        try connection.execute(SQLCatalog.text(rebuild ? "friction/screen_counts_full.sql" : "friction/fold_screen_counts.sql"))
         try connection.execute(SQLCatalog.text("friction/fold_files.sql"))
         // Tables filled from scratch have no statistics until autovacuum comes by; without them
         // the impact's joins ran as nested loops for minutes. A day's rows leave them good enough.

@@ -48,6 +48,27 @@ struct QueueTests {
         #expect(try db.count("select sum(duplicates)::bigint from ingest_files") == 7)
     }
 
+    @Test("one worker claims a run's files in queue order; several take the largest first")
+    func claimOrder() throws {
+        let db = try LoaderFixture()
+        let header = "event_id,app_id,user_id,opened_at\n"
+        let paths = try [3, 40, 12].enumerated().map { index, rows in
+            try db.file("opens-order-\(index).csv", header
+                + (0..<rows).map { "o\(index)-\($0),app,u\($0),2024-05-01T10:00:00Z\n" }.joined())
+        }
+        let fileIDs = try enqueue(db, paths)
+        let queue = IngestQueue(connection: db.connection)
+        let largest = try #require(try queue.claim(workerID: "w", leaseSeconds: 30, among: fileIDs, largestFirst: true))
+        #expect(largest.fileID == fileIDs[1])
+        let next = try #require(try queue.claim(workerID: "w", leaseSeconds: 30, among: fileIDs, largestFirst: true))
+        #expect(next.fileID == fileIDs[2])
+        let oldest = try #require(try queue.claim(workerID: "w", leaseSeconds: 30, among: fileIDs))
+        #expect(oldest.fileID == fileIDs[0])
+        try db.connection.execute("update ingest_files set status = 'queued', claimed_by = null")
+        #expect(try queue.claim(workerID: "w", leaseSeconds: 30, among: fileIDs)?.fileID == fileIDs[0],
+                "queue order by default")
+    }
+
     @Test("a loading file whose lease expired is taken over by another worker")
     func expiredLeaseIsTakenOver() throws {
         let db = try LoaderFixture()

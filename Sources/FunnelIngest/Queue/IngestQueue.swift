@@ -37,10 +37,12 @@ public struct IngestQueue {
         throw PostgresError(code: .client, message: "could not enqueue \(path): its queue entry kept changing")
     }
 
-    /// Claims the oldest claimable file (queued, or loading under an expired lease), among
-    /// `fileIDs` when given; nil when there is none.
-    public func claim(workerID: String, leaseSeconds: Double, among fileIDs: [Int64]? = nil) throws -> ClaimedFile? {
-        let result = try connection.query(SQLCatalog.text("ingest/claim_file.sql"), [workerID, leaseSeconds, fileIDs])
+    /// Claims the oldest claimable file (queued, or loading under an expired lease), or the
+    /// largest when `largestFirst`, among `fileIDs` when given; nil when there is none.
+    public func claim(workerID: String, leaseSeconds: Double, among fileIDs: [Int64]? = nil,
+                      largestFirst: Bool = false) throws -> ClaimedFile? {
+        let result = try connection.query(SQLCatalog.text("ingest/claim_file.sql"),
+                                          [workerID, leaseSeconds, fileIDs, largestFirst])
         guard let row = result.rows.first else { return nil }
         let kindName = try row.decode(String?.self, at: 2)
         return ClaimedFile(fileID: try row.decode(Int64.self, at: 0), path: try row.decode(String.self, at: 1),

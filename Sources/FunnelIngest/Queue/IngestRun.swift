@@ -101,10 +101,12 @@ public struct IngestRun: Sendable {
     private func runWorkers(among fileIDs: [Int64], stop: StopFlag, progress: IngestProgress, logger: Logger) throws {
         let failures = WorkerFailures()
         let group = DispatchGroup()
+        var runOptions = workerOptions
+        runOptions.largestFirst = workers > 1
         for index in 0..<min(workers, fileIDs.count) {
             group.enter()
             let settings = settings
-            let options = workerOptions
+            let options = runOptions
             let thread = Thread {
                 defer { group.leave() }
                 let worker = IngestWorker(settings: settings, workerID: IngestWorker.makeID(index: index),

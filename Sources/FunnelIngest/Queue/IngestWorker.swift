@@ -10,11 +10,15 @@ public struct WorkerOptions: Sendable {
     public var pollSeconds: Double
     /// Claims after which a file that keeps failing for temporary reasons is marked failed.
     public var maxAttempts: Int
+    /// Claim the largest file first instead of the oldest (several workers sharing one run's
+    /// files: the long loads start at once and the small ones fill in beside them).
+    public var largestFirst: Bool
 
-    public init(leaseSeconds: Double = 60, pollSeconds: Double = 1, maxAttempts: Int = 3) {
+    public init(leaseSeconds: Double = 60, pollSeconds: Double = 1, maxAttempts: Int = 3, largestFirst: Bool = false) {
         self.leaseSeconds = leaseSeconds
         self.pollSeconds = pollSeconds
         self.maxAttempts = maxAttempts
+        self.largestFirst = largestFirst
     }
 }
 
@@ -53,7 +57,8 @@ public final class IngestWorker {
         while !stop.isSet {
             let (connection, _) = try ready()
             let queue = IngestQueue(connection: connection)
-            if let file = try queue.claim(workerID: workerID, leaseSeconds: options.leaseSeconds, among: fileIDs) {
+            if let file = try queue.claim(workerID: workerID, leaseSeconds: options.leaseSeconds, among: fileIDs,
+                                          largestFirst: options.largestFirst) {
                 process(file)
                 continue
             }

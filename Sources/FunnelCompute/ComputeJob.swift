@@ -1,3 +1,4 @@
+import Foundation
 import FunnelSQL
 public import FunnelCore
 public import Logging
@@ -9,6 +10,11 @@ public import PostgresClient
 /// (a day earlier, for time zones) on, or only the impact when new files hold no telemetry
 /// (their steps and opens change outcomes). With nothing new for compute, friction still reads
 /// the loaded files it never read (a run stopped between the two); otherwise nothing runs.
+///
+/// Given settings for a second connection, an incremental job without a date range runs the two
+/// side by side: friction reads only raw rows and writes only its own tables, and which files it
+/// has read is its own ledger (`friction_files`), so it needs nothing from the metrics. On two
+/// cores the job then takes about as long as the metrics alone.
 public struct ComputeJob: Sendable {
     public let configuration: FunnelConfiguration
     public let logger: Logger
@@ -26,7 +32,37 @@ public struct ComputeJob: Sendable {
     }
 
     /// Runs the job; nil when another compute holds the lock and `options.waitForLock` is false.
-    public func run(_ connection: PostgresConnection, options: ComputeOptions) throws -> Result? {
+    /// - Parameter alongside: the database for a second connection, on which friction runs while
+    ///   the metrics run on `connection` (an incremental job without --from/--to only; otherwise,
+    ///   and without it, friction runs after the metrics on `connection`).
+    public func run(_ connection: PostgresConnection, options: ComputeOptions,
+                    alongside: ConnectionSettings? = nil) throws -> Result? {
+        guard let alongside, !options.full, options.from == nil, options.to == nil else {
+            return try runInTurn(connection, options: options)
+        }
+        // The job's lock before friction starts, so a busy job does nothing (session advisory
+        // locks stack: the engine takes it once more and gives that back).
+        if options.waitForLock {
+            try connection.advisoryLock(ComputeEngine.lockKey)
+        } else if try !connection.tryAdvisoryLock(ComputeEngine.lockKey) {
+            return nil
+        }
+        defer { if connection.isHealthy { _ = try? connection.advisoryUnlock(ComputeEngine.lockKey) } }
+        let friction = FrictionAlongside(settings: alongside, logger: logger)
+        let compute: ComputeSummary?
+        do {
+            compute = try ComputeEngine(configuration: configuration, logger: logger).run(connection, options: options)
+        } catch {
+            _ = try? friction.wait()
+            throw error
+        }
+        let frictionSummary = try friction.wait()
+        guard let compute else { return nil }
+        return Result(compute: compute, friction: frictionSummary)
+    }
+
+    /// The metrics, then friction, on one connection.
+    private func runInTurn(_ connection: PostgresConnection, options: ComputeOptions) throws -> Result? {
         guard let compute = try ComputeEngine(configuration: configuration, logger: logger).run(connection, options: options)
         else { return nil }
         var friction: FrictionSummary?
@@ -44,5 +80,35 @@ public struct ComputeJob: Sendable {
         let row = try connection.query(SQLCatalog.text("friction/unread_files.sql"))[0]
         guard try row.decode(Bool.self, at: 0) else { return nil }
         return try row.decode(PostgresDate?.self, at: 1).map { FrictionScope(from: $0) } ?? .impactOnly
+    }
+}
+
+/// Friction on its own thread and connection, for a job that runs it beside the metrics: it takes
+/// the files no friction run has read (`unread_files.sql`), as a run catching up does.
+private final class FrictionAlongside: @unchecked Sendable {
+    // Safe: `outcome` is written once by the thread before `done` is signalled, and read only
+    // after `wait()` has seen the signal.
+    private var outcome: Result<FrictionSummary?, any Error> = .success(nil)
+    private let done = DispatchSemaphore(value: 0)
+
+    init(settings: ConnectionSettings, logger: Logger) {
+        let thread = Thread { [self] in
+            outcome = Result {
+                let connection = try settings.connect(logger: logger)
+                guard let scope = try ComputeJob.unreadFrictionScope(connection) else { return nil }
+                return try connection.withAdvisoryLock(AdvisoryLockKey("funnel.friction")) {
+                    try FrictionComputation().run(on: connection, scope: scope, logger: logger)
+                }
+            }
+            done.signal()
+        }
+        thread.name = "funnel.friction"
+        thread.start()
+    }
+
+    /// Waits for the thread; its summary (nil when no file was unread), or its error.
+    func wait() throws -> FrictionSummary? {
+        done.wait()
+        return try outcome.get()
     }
 }

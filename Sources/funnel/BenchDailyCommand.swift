@@ -125,7 +125,7 @@ struct BenchDailyCommand: ParsableCommand {
         let loaded = try Self.load(split.lastDayFiles, with: ingest, logger: logger)
         let ingestSeconds = Date().timeIntervalSince(runStarted)
         started = Date()
-        let daily = try Self.compute(job, connection)
+        let daily = try Self.compute(job, connection, alongside: scratch)
         let computeSeconds = Date().timeIntervalSince(started)
         started = Date()
         var summary = BatchSummary(status: "completed", startedAt: runStarted, inbox: lastDay.path)
@@ -139,7 +139,7 @@ struct BenchDailyCommand: ParsableCommand {
         let reportFiles = (try? FileManager.default.contentsOfDirectory(atPath: reports.path).count) ?? 0
         let frictionSeconds = daily.friction.map(\.seconds) ?? 0
         Self.say(String(format: "  ingest:   %8.2f s  (%d rows loaded from %d files)", ingestSeconds, loaded.rows, loaded.reports.count))
-        Self.say(String(format: "  compute:  %8.2f s  (%@: %d cohort days, %d users; metrics %.2f s, friction %.2f s)",
+        Self.say(String(format: "  compute:  %8.2f s  (%@: %d cohort days, %d users; metrics %.2f s beside friction %.2f s)",
                      computeSeconds, daily.compute.mode, daily.compute.cohortDaysRebuilt, daily.compute.usersRebuilt,
                      daily.compute.seconds, frictionSeconds))
         Self.say(String(format: "  report:   %8.2f s  (%d files: text, CSV, HTML, JSON, run.json)", reportSeconds, reportFiles))
@@ -217,10 +217,13 @@ struct BenchDailyCommand: ParsableCommand {
         return (reports, reports.reduce(0) { $0 + $1.counts.rowsLoaded })
     }
 
-    /// One compute as `funnel compute` and `funnel run` do it (metrics, then friction); `full`
-    /// rebuilds everything, as `funnel compute --full` does.
-    static func compute(_ job: ComputeJob, _ connection: PostgresConnection, full: Bool = false) throws -> ComputeJob.Result {
-        guard let result = try job.run(connection, options: ComputeOptions(full: full, waitForLock: true)) else {
+    /// One compute as `funnel compute` and `funnel run` do it: metrics and friction (side by side
+    /// on a second connection to `alongside` when given, as they run it); `full` rebuilds
+    /// everything, as `funnel compute --full` does.
+    static func compute(_ job: ComputeJob, _ connection: PostgresConnection, full: Bool = false,
+                        alongside: ConnectionSettings? = nil) throws -> ComputeJob.Result {
+        guard let result = try job.run(connection, options: ComputeOptions(full: full, waitForLock: true),
+                                       alongside: alongside) else {
             throw CommandFailure("another compute holds the lock on the scratch database")
         }
         return result

@@ -59,12 +59,13 @@ struct ComputeCommand: ParsableCommand {
     func run() throws {
         let logger = logging.bootstrap(label: "funnel.compute")
         let configuration = try ComputeCommand.loadConfiguration(path: config)
-        let (connection, _) = try database.connect(logger: logger)
+        let (connection, settings) = try database.connect(logger: logger)
         let options = ComputeOptions(full: full, from: from.flatMap(PostgresDate.init),
                                      to: to.flatMap(PostgresDate.init), waitForLock: wait)
         let result: ComputeJob.Result?
         do {
-            result = try ComputeJob(configuration: configuration, logger: logger).run(connection, options: options)
+            result = try ComputeJob(configuration: configuration, logger: logger)
+                .run(connection, options: options, alongside: settings)
         } catch let error as ComputeError {
             throw CommandFailure.usage(error.message)
         } catch let error as PostgresError where error.sqlState == "42P01" {

@@ -69,7 +69,7 @@ struct DemoCommand: ParsableCommand {
         step(4, "computing the metrics")
         let configuration = try ComputeCommand.loadConfiguration(path: nil)
         guard let summary = try ComputeJob(configuration: configuration, logger: logger)
-            .run(connection, options: ComputeOptions(waitForLock: true))?.compute else {
+            .run(connection, options: ComputeOptions(waitForLock: true), alongside: settings)?.compute else {
             throw CommandFailure("another compute is running on this database; try again when it finishes", exitStatus: ExitStatus.busy)
         }
         note("\(summary.mode): \(summary.cohortDaysRebuilt) cohort day(s) rebuilt in " + String(format: "%.1f s", summary.seconds))

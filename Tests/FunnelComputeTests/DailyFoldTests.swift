@@ -43,7 +43,8 @@ struct DailyFoldTests {
 
         let reinstallersBefore = try connection.query("select count(*) from int_user_facts where installs > 1").scalar(Int.self)
         try GeneratedDataLoader.load(directory: lastDay.path, settings: settings)
-        let daily = try #require(try job.run(connection, options: ComputeOptions()))
+        // As `funnel run` does it: friction on a second connection beside the metrics.
+        let daily = try #require(try job.run(connection, options: ComputeOptions(), alongside: settings))
         #expect(daily.compute.mode == "incremental")
         #expect(daily.compute.failedChecks.isEmpty)
         // The new installs' cohort and no other: the day's reinstalls of older users are folded.

@@ -88,7 +88,7 @@ struct BatchRunner {
 
         let job = ComputeJob(configuration: configuration, logger: logger)
         summary.compute = try step("compute") {
-            try job.run(try session.ensure(), options: ComputeOptions(waitForLock: true))?.compute
+            try job.run(try session.ensure(), options: ComputeOptions(waitForLock: true), alongside: settings)?.compute
         }
         summary.computeRunId = try step("compute") { try lastComputeRun(session.ensure()) }
         if stop.isSet { throw CommandFailure("interrupted after compute: the next run writes the reports") }

@@ -84,10 +84,16 @@ with brackets as (
     from scope_user_days d
     join brackets b on b.bracket @> d.day_n
     where d.active
+), scoped as materialized (
+    -- the scope's users first: joined the other way round, on a misjudged size of the active
+    -- users, the planner paired every scope day with every active user and probed the facts
+    -- two million times (6.7 s of a 14 s full rebuild at 23k users)
+    select f.app_id, f.user_id, f.cohort_date, f.network, f.campaign, f.country, f.platform
+    from int_user_facts f
+    join compute_scope sc on sc.app_id = f.app_id and sc.cohort_date = f.cohort_date
 )
 insert into int_cohort_bracket_rollup
 select f.app_id, f.cohort_date, f.network, f.campaign, f.country, f.platform, a.bracket_index, count(*)
 from active_in_bracket a
-join int_user_facts f on f.app_id = a.app_id and f.user_id = a.user_id
-join compute_scope sc on sc.app_id = f.app_id and sc.cohort_date = f.cohort_date
+join scoped f on f.app_id = a.app_id and f.user_id = a.user_id
 group by f.cohort_date, a.bracket_index, f.network, f.campaign, f.country, f.platform, f.app_id;

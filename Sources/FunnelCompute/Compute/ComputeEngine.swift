@@ -50,6 +50,11 @@ public struct ComputeEngine: Sendable {
             try writeSettings(connection)
             try connection.execute(SQLCatalog.text("compute/temp_tables.sql"))
             let wholeHistory = full && options.from == nil && options.to == nil
+            // No JIT compilation, for rebuilds too: the steps that turn sorts off to get hashed
+            // plans (funnel_points_full.sql, the rollups) carry the disabled sort's huge cost
+            // estimate, which made PostgreSQL inline and optimise them at 1.5 s apiece; on a
+            // partial run each compile (50-100 ms) costs more than it saves.
+            try connection.execute("set local jit = off")
             if wholeHistory {
                 try connection.execute(SQLCatalog.text("compute/reset.sql"))
                 // The funnel points are filled from every user's facts at the end (funnel_points_full.sql).
@@ -59,8 +64,6 @@ public struct ComputeEngine: Sendable {
                 // whose pages the previous runs left in memory: probing their indexes beats
                 // scanning them, which the default cost of a random read hides from the planner.
                 try connection.execute("set local random_page_cost = 1.1")
-                // Compiling each statement (50-100 ms apiece) costs more than it saves on these sizes.
-                try connection.execute("set local jit = off")
             }
             let frictionScope = options.full
                 ? FrictionScope(from: options.from, to: options.to) : try Self.pendingFrictionScope(connection, options: options)

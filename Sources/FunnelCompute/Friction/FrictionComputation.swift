@@ -109,11 +109,9 @@ public struct FrictionComputation: Sendable {
             // One snapshot: the files the run takes in are exactly the rows it reads (a caller's
             // transaction keeps its own isolation).
             if outermost { try connection.execute("set transaction isolation level repeatable read") }
-            if !scope.rebuildsEverything {
-                // As in an incremental compute: compiling a statement (the outcomes' fold compiled
-                // about 200 functions) costs more than it saves on a day's rows.
-                try connection.execute("set local jit = off")
-            }
+            // As in compute: compiling a statement (the outcomes' fold compiled about 200
+            // functions) cost more than it saved, on a day's rows and on a rebuild alike.
+            try connection.execute("set local jit = off")
             var summary = FrictionSummary()
             try connection.execute(SQLCatalog.text("friction/create_work_tables.sql"))
             let foldStart = Date()

@@ -3,8 +3,9 @@
 -- rebuild. Readers count a screen only when it has telemetry (int_friction_screens). The rows an
 -- incremental run adds are kept in friction_new_reached for fold_screen_counts.sql.
 -- Grain: int_friction_reached one row per (app_id, screen, user_id); int_friction_screens one
--- row per (app_id, screen); friction_new_reached the rows added. Reads: friction_window, raw_ux, raw_steps. Window rows are found
--- between the lowest and highest file_id of the window (index on file_id).
+-- row per (app_id, screen); friction_new_reached the rows added. Reads: friction_window, raw_ux,
+-- raw_steps. Window rows are found between the lowest and highest file_id of the window (index
+-- on file_id).
 with ux as (
     select distinct u.app_id, u.screen, u.user_id
     from raw_ux u

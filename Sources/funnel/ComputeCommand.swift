@@ -13,7 +13,8 @@ struct ComputeCommand: ParsableCommand {
         By default works only on what new data touched: the rows of ingested files no compute has \
         seen yet are folded into the users they belong to (cost follows the new rows, not the \
         history), the cohort days where new installs land are rebuilt, and so is the onboarding \
-        friction of the telemetry sessions from the new files' days on. \
+        friction of the telemetry sessions from the new files' days on (on a second connection, \
+        beside the metrics). \
         --full rebuilds everything; --from/--to limit either to a range of cohort dates. A \
         changed configuration forces a full rebuild. Only one compute runs at a time: a second one \
         exits with status 75 saying another compute runs (or waits, with --wait).

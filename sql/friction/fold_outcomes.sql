@@ -6,11 +6,11 @@
 -- rebuild uses fold_outcomes_full.sql.
 -- A day brings a few thousand such users against hundreds of thousands of outcomes, so each is
 -- looked up by index (lateral subqueries with offset 0 keep the planner from hashing whole tables;
--- 1.0 -> 0.6 s on a bench day): outcomes by key, steps by (app_id, user_id), installs by (app_id,
+-- 1.1-1.4 -> 0.7 s on a bench day): outcomes by key, steps by (app_id, user_id), installs by (app_id,
 -- user_id, installed_at). Opens have no index by user: they are read from the day after the
 -- earliest install date concerned to the day after the latest (partitions outside it are not
--- read), and only for users whose day 1 can have an open at all (it is not after the last open
--- date known, the window's included).
+-- read), and only for users whose day 1 can have an open at all (it is not after the app's last
+-- open date, which fold_apps.sql has already moved on with the window's opens).
 -- Grain: one row per (app_id, user_id) upserted. Reads: friction_window, friction_new_reached,
 -- int_friction_outcomes, int_friction_apps, raw_steps, raw_installs, raw_opens. Window rows are
 -- found between the lowest and highest file_id of the window (index on file_id).
@@ -45,23 +45,11 @@ with window_installs as (
            (select (min(i.installed_at) at time zone 'UTC')::date from raw_installs i
             where i.app_id = u.app_id and i.user_id = u.user_id) as install_date
     from users u
-), last_opens as (
-    select app_id, max(open_date) as last_open_date
-    from (
-        select a.app_id, a.last_open_date as open_date from int_friction_apps a
-        union all
-        select op.app_id, (max(op.opened_at) at time zone 'UTC')::date
-        from raw_opens op
-        where op.file_id between (select min(file_id) from friction_window) and (select max(file_id) from friction_window)
-          and op.file_id in (select file_id from friction_window)
-        group by op.app_id
-    ) l
-    group by app_id
 ), may_return as materialized (
     select f.app_id, f.user_id, f.install_date
     from facts f
-    join last_opens l on l.app_id = f.app_id
-    where f.install_date + 1 <= l.last_open_date
+    join int_friction_apps a on a.app_id = f.app_id
+    where f.install_date + 1 <= a.last_open_date
 ), returned as (
     select distinct m.app_id, m.user_id
     from may_return m

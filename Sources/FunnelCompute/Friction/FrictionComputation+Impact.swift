@@ -15,9 +15,10 @@ extension FrictionComputation {
             try connection.execute("analyze \(try connection.quoteIdentifier(try partition.decode(String.self, at: 0)))")
         }
         try connection.query(SQLCatalog.text("friction/fold_reached.sql"), [rebuild])
+        // The apps' last open dates first: the incremental outcomes read them.
+        try connection.query(SQLCatalog.text("friction/fold_apps.sql"), [rebuild])
         try connection.execute(SQLCatalog.text(rebuild ? "friction/fold_outcomes_full.sql" : "friction/fold_outcomes.sql"))
         if !rebuild { try connection.execute(SQLCatalog.text("friction/fold_outcome_rows.sql")) }
-        try connection.query(SQLCatalog.text("friction/fold_apps.sql"), [rebuild])
         try connection.execute(SQLCatalog.text(rebuild ? "friction/screen_counts_full.sql" : "friction/fold_screen_counts.sql"))
         try connection.execute(SQLCatalog.text("friction/fold_files.sql"))
         // Tables filled from scratch have no statistics until autovacuum comes by; without them

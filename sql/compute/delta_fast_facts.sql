@@ -82,3 +82,7 @@ from (
 delete from scope_installs si
 where not exists (
     select 1 from delta_general_users g where g.app_id = si.app_id and g.user_id = si.user_id);
+
+-- Fresh statistics for what is left (the general users, a few thousand of the delta users): the
+-- inviter lookup read every user's facts twice on the estimate of the whole set (0.38 s).
+analyze scope_installs;

@@ -7,7 +7,8 @@
 -- see delta_user_days.sql), so the cost follows the new rows, not the users' history.
 -- The day rollup's differences (delta_day_cells) also go, summed, to int_network_day_rollup.
 -- Grain: the rollups' own. Reads: delta_users, int_user_facts, delta_old_facts, delta_old_days,
--- delta_new_days, scope_user_days, delta_fast_days, compute_settings.
+-- delta_new_days, scope_user_days, delta_fast_days, compute_settings. Writes delta_day_cells and
+-- delta_empty_cells (working tables).
 -- The delta users' facts as they are now: those delta_fast_facts.sql updated are there already;
 -- the others (the general users, and users whose new rows made no day) are probed per user
 -- (offset 0 keeps the planner from scanning every user's facts). Read by each rollup below.
@@ -116,17 +117,29 @@ group by cohort_date, day_n, network, campaign, country, platform, app_id
 having sum(active_users) <> 0 or sum(last_active_users) <> 0 or sum(revenue_usd) <> 0 or sum(payers) <> 0
     or sum(new_payers) <> 0;
 
-insert into int_cohort_day_rollup as r
-select * from delta_day_cells
-on conflict (app_id, cohort_date, network, campaign, country, platform, day_n) do update
-set active_users = r.active_users + excluded.active_users,
-    last_active_users = r.last_active_users + excluded.last_active_users,
-    revenue_usd = r.revenue_usd + excluded.revenue_usd,
-    payers = r.payers + excluded.payers,
-    new_payers = r.new_payers + excluded.new_payers;
-
-delete from int_cohort_day_rollup
+-- Cells the differences leave empty are noted as they are written (delta_empty_cells) and deleted
+-- by key; deleting every empty cell scanned the whole day rollup on each run. A fold only adds
+-- activity (a user's last active day moves to a day they were active on), so none is expected;
+-- the delete keeps the rollup equal to a rebuild whatever the rows.
+with written as (
+    insert into int_cohort_day_rollup as r
+    select * from delta_day_cells
+    on conflict (app_id, cohort_date, network, campaign, country, platform, day_n) do update
+    set active_users = r.active_users + excluded.active_users,
+        last_active_users = r.last_active_users + excluded.last_active_users,
+        revenue_usd = r.revenue_usd + excluded.revenue_usd,
+        payers = r.payers + excluded.payers,
+        new_payers = r.new_payers + excluded.new_payers
+    returning r.*
+)
+insert into delta_empty_cells
+select * from written
 where active_users = 0 and last_active_users = 0 and revenue_usd = 0 and payers = 0 and new_payers = 0;
+
+delete from int_cohort_day_rollup r
+using delta_empty_cells e
+where r.app_id = e.app_id and r.cohort_date = e.cohort_date and r.network = e.network
+  and r.campaign = e.campaign and r.country = e.country and r.platform = e.platform and r.day_n = e.day_n;
 
 -- The same differences summed over campaign, country and platform.
 insert into int_network_day_rollup as r

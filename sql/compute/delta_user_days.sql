@@ -195,18 +195,29 @@ select app_id, user_id, day_n, opens, active, revenue_usd, purchases, invites, f
        regular_open_times, purchase_times, last_event_at
 from merged where not general;
 
-insert into int_user_days as d
-select * from delta_new_days
-on conflict (app_id, user_id, day_n) do update
-set opens = d.opens + excluded.opens,
-    active = d.active or excluded.active,
-    revenue_usd = d.revenue_usd + excluded.revenue_usd,
-    purchases = d.purchases + excluded.purchases,
-    invites = d.invites + excluded.invites,
-    first_open_at = least(d.first_open_at, excluded.first_open_at),
-    regular_open_times = array_cat(d.regular_open_times, excluded.regular_open_times),
-    purchase_times = array_cat(d.purchase_times, excluded.purchase_times),
-    last_event_at = greatest(d.last_event_at, excluded.last_event_at);
+-- The new days go into int_user_days: a day already stored (its row is in delta_old_days, which
+-- holds every stored day of the general users and the days the fast users' new days fall on) is
+-- updated, the others inserted without a conflict probe (an upsert searched the index twice per
+-- row: 0.52 -> 0.35 s for 40k days on the bench day).
+update int_user_days as d
+set opens = d.opens + n.opens,
+    active = d.active or n.active,
+    revenue_usd = d.revenue_usd + n.revenue_usd,
+    purchases = d.purchases + n.purchases,
+    invites = d.invites + n.invites,
+    first_open_at = least(d.first_open_at, n.first_open_at),
+    regular_open_times = array_cat(d.regular_open_times, n.regular_open_times),
+    purchase_times = array_cat(d.purchase_times, n.purchase_times),
+    last_event_at = greatest(d.last_event_at, n.last_event_at)
+from delta_new_days n
+join delta_old_days o on o.app_id = n.app_id and o.user_id = n.user_id and o.day_n = n.day_n
+where d.app_id = n.app_id and d.user_id = n.user_id and d.day_n = n.day_n;
+
+insert into int_user_days
+select n.* from delta_new_days n
+where not exists (
+    select 1 from delta_old_days o where o.app_id = n.app_id and o.user_id = n.user_id and o.day_n = n.day_n)
+order by n.app_id, n.user_id, n.day_n;
 
 -- Probed per user through raw_steps_by_user (offset 0 keeps the planner from scanning every step
 -- row: 0.6 s at 700k steps for 17k users, against 0.1 s probed).

@@ -4,7 +4,11 @@
 -- next date) is on or before the last date with data. A mature cell with nobody active is 0.
 -- Grain: one row per (app_id, mode, cohort_date, network, day). Reads: int_cohort_rollup,
 -- int_network_day_rollup, compute_state, compute_settings.
-delete from fct_retention;
+-- The triangle is computed whole into fct_retention_next, and only the rows that differ are
+-- written: a day moves the newest diagonal and part of the rolling cells, and deleting and
+-- inserting every row (whose keys come back at once, each probing its dead predecessor in the
+-- primary key) cost twice the computation.
+truncate fct_retention_next;
 
 with settings as (
     select * from compute_settings where app_id = ''
@@ -34,7 +38,7 @@ with settings as (
     left join days d
       on d.app_id = sp.app_id and d.cohort_date = sp.cohort_date and d.network = sp.network and d.day_n = sp.day
 )
-insert into fct_retention (app_id, mode, cohort_date, network, cohort_size, day, retained, rate)
+insert into fct_retention_next (app_id, mode, cohort_date, network, cohort_size, day, retained, rate)
 select c.app_id, m.mode, c.cohort_date, c.network, c.cohort_size, c.day,
        case m.mode when 'classic' then c.classic else c.rolling end,
        case when c.cohort_size > 0
@@ -42,3 +46,12 @@ select c.app_id, m.mode, c.cohort_date, c.network, c.cohort_size, c.day,
        end
 from cells c
 cross join (values ('classic'), ('rolling')) as m (mode);
+
+-- Whole rows compared (nulls equal, hashed): what is gone or changed goes, what is new or
+-- changed comes in.
+delete from fct_retention t
+where not exists (select 1 from fct_retention_next n where n = t);
+
+insert into fct_retention
+select n.* from fct_retention_next n
+where not exists (select 1 from fct_retention t where t = n);

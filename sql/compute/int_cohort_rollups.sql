@@ -63,7 +63,9 @@ select app_id, cohort_date, network, campaign, country, platform, day_n,
 from contributions
 group by cohort_date, day_n, network, campaign, country, platform, app_id
 having sum(active_users) <> 0 or sum(last_active_users) <> 0 or sum(revenue_usd) <> 0 or sum(payers) <> 0
-    or sum(new_payers) <> 0;
+    or sum(new_payers) <> 0
+-- in key order (migration 0046), so a daily fold's cells lie together
+order by app_id, cohort_date, day_n;
 
 insert into int_network_day_rollup
 select d.app_id, d.cohort_date, d.network, d.day_n, sum(d.active_users), sum(d.last_active_users),

@@ -3,8 +3,8 @@
 -- per user of those cohorts; scope_user_days one row per (app_id, user_id, day_n) with activity;
 -- scope_onboarding one row per user with onboarding step times; the fold's and the funnel's
 -- tables below.
--- Reads: int_user_facts, int_user_days, int_cohort_day_rollup, int_funnel_points (their column
--- lists only).
+-- Reads: int_user_facts, int_user_days, int_cohort_day_rollup, int_funnel_points, fct_retention
+-- (their column lists only).
 
 create temp table compute_scope (
     app_id      text not null,
@@ -85,6 +85,9 @@ create temp table funnel_point_changes (
 -- applied to it and, summed, to int_network_day_rollup.
 create temp table delta_day_cells (like int_cohort_day_rollup) on commit drop;
 
+-- delta_empty_cells: the day rollup's cells those differences left empty, to delete by key.
+create temp table delta_empty_cells (like int_cohort_day_rollup) on commit drop;
+
 create temp table delta_users (
     app_id  text not null,
     user_id text not null,
@@ -118,3 +121,7 @@ create temp table spend_scope (
     spend_date date not null,
     primary key (app_id, spend_date)
 ) on commit drop;
+
+-- fct_retention_next: the retention triangle as computed by this run, before only its changed
+-- rows are written to fct_retention (fct_retention.sql).
+create temp table fct_retention_next (like fct_retention) on commit drop;

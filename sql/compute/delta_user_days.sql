@@ -197,8 +197,9 @@ from merged where not general;
 
 -- The new days go into int_user_days: a day already stored (its row is in delta_old_days, which
 -- holds every stored day of the general users and the days the fast users' new days fall on) is
--- updated, the others inserted without a conflict probe (an upsert searched the index twice per
--- row: 0.52 -> 0.35 s for 40k days on the bench day).
+-- updated, the others inserted without a conflict probe (an upsert searches the index twice per
+-- row: 0.85 s for 87k days at 1M users, against 0.65 s for the insert and under 0.08 s for the
+-- update).
 update int_user_days as d
 set opens = d.opens + n.opens,
     active = d.active or n.active,

@@ -176,14 +176,26 @@ join int_user_days d
 
 analyze delta_old_days (app_id, user_id, day_n);
 
+-- A stored day and a new day with the same key are merged (sums, the earlier first open, the
+-- later last event, the time lists one after the other); the other days, nearly all of them (125
+-- of 134k at 1M users), pass through. A join pairs them: grouping every day with its array
+-- aggregates took 0.6 s there.
 with merged as (
-    select d.app_id, d.user_id, d.day_n, sum(d.opens) as opens, bool_or(d.active) as active,
-           sum(d.revenue_usd) as revenue_usd, sum(d.purchases) as purchases, sum(d.invites) as invites,
-           min(d.first_open_at) as first_open_at, array_cat_agg(d.regular_open_times) as regular_open_times,
-           array_cat_agg(d.purchase_times) as purchase_times, max(d.last_event_at) as last_event_at,
-           exists (select 1 from delta_general_users g where g.app_id = d.app_id and g.user_id = d.user_id) as general
-    from (select * from delta_old_days union all select * from delta_new_days) d
-    group by d.app_id, d.user_id, d.day_n
+    select coalesce(o.app_id, n.app_id) as app_id, coalesce(o.user_id, n.user_id) as user_id,
+           coalesce(o.day_n, n.day_n) as day_n,
+           coalesce(o.opens, 0) + coalesce(n.opens, 0) as opens,
+           coalesce(o.active, false) or coalesce(n.active, false) as active,
+           coalesce(o.revenue_usd, 0) + coalesce(n.revenue_usd, 0) as revenue_usd,
+           coalesce(o.purchases, 0) + coalesce(n.purchases, 0) as purchases,
+           coalesce(o.invites, 0) + coalesce(n.invites, 0) as invites,
+           least(o.first_open_at, n.first_open_at) as first_open_at,
+           array_cat(o.regular_open_times, n.regular_open_times) as regular_open_times,
+           array_cat(o.purchase_times, n.purchase_times) as purchase_times,
+           greatest(o.last_event_at, n.last_event_at) as last_event_at,
+           exists (select 1 from delta_general_users g
+                   where g.app_id = coalesce(o.app_id, n.app_id) and g.user_id = coalesce(o.user_id, n.user_id)) as general
+    from delta_old_days o
+    full join delta_new_days n on n.app_id = o.app_id and n.user_id = o.user_id and n.day_n = o.day_n
 ), general_days as (
     insert into scope_user_days
     select app_id, user_id, day_n, opens, active, revenue_usd, purchases, invites, first_open_at,

@@ -9,7 +9,8 @@
 -- regular-user step.
 -- Grain: int_user_facts one row per (app_id, user_id) updated in place, and the updated rows in
 -- delta_new_facts (and in funnel_fact_changes when their funnel purchase step moved).
--- Reads: scope_installs, delta_new_days, delta_general_users, delta_old_facts, compute_settings.
+-- Reads: scope_installs, delta_new_days, delta_general_users, delta_users, delta_old_facts,
+-- compute_settings. Writes delta_fact_changes (a working table) on the way.
 with settings as (
     select * from compute_settings where app_id = ''
 ), fast_days as (
@@ -40,24 +41,38 @@ with settings as (
     from scope_installs si
     where not exists (
         select 1 from delta_general_users g where g.app_id = si.app_id and g.user_id = si.user_id)
-), updated as (
+)
+insert into delta_fact_changes
+select du.fact_row, u.installs, coalesce(a.regular_opens, 0), a.first_purchase_day, p.first_purchase_at,
+       p.funnel_purchase_at, coalesce(a.invites_sent, 0), a.last_active_day
+from fast_users u
+join delta_users du on du.app_id = u.app_id and du.user_id = u.user_id
+join delta_old_facts o on o.app_id = u.app_id and o.user_id = u.user_id
+left join activity a on a.app_id = u.app_id and a.user_id = u.user_id
+left join purchases p on p.app_id = u.app_id and p.user_id = u.user_id
+where a.user_id is not null or u.installs <> o.installs;
+
+-- Each row is updated where it lies (delta_users.fact_row): hashing the changes against a scan of
+-- every user's facts read the whole table (1M rows) for 70k updates.
+set local enable_hashjoin = off;
+
+with updated as (
     update int_user_facts f
-    set installs = u.installs,
-        regular_opens = f.regular_opens + coalesce(a.regular_opens, 0),
-        first_purchase_day = least(f.first_purchase_day, a.first_purchase_day),
-        first_purchase_at = least(f.first_purchase_at, p.first_purchase_at),
-        funnel_purchase_at = least(f.funnel_purchase_at, p.funnel_purchase_at),
-        invites_sent = f.invites_sent + coalesce(a.invites_sent, 0),
-        last_active_day = greatest(f.last_active_day, a.last_active_day)
-    from fast_users u
-    left join activity a on a.app_id = u.app_id and a.user_id = u.user_id
-    left join purchases p on p.app_id = u.app_id and p.user_id = u.user_id
-    where f.app_id = u.app_id and f.user_id = u.user_id
-      and (a.user_id is not null or u.installs <> f.installs)
+    set installs = c.installs,
+        regular_opens = f.regular_opens + c.regular_opens,
+        first_purchase_day = least(f.first_purchase_day, c.first_purchase_day),
+        first_purchase_at = least(f.first_purchase_at, c.first_purchase_at),
+        funnel_purchase_at = least(f.funnel_purchase_at, c.funnel_purchase_at),
+        invites_sent = f.invites_sent + c.invites_sent,
+        last_active_day = greatest(f.last_active_day, c.last_active_day)
+    from delta_fact_changes c
+    where f.ctid = c.fact_row
     returning f.*
 )
 insert into delta_new_facts
 select * from updated;
+
+set local enable_hashjoin = on;
 
 -- Of the funnel, only the purchase step can move here (see above): its users' funnel side, as it
 -- was and as it is, goes to funnel_fact_changes.

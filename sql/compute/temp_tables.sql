@@ -88,10 +88,26 @@ create temp table delta_day_cells (like int_cohort_day_rollup) on commit drop;
 -- delta_empty_cells: the day rollup's cells those differences left empty, to delete by key.
 create temp table delta_empty_cells (like int_cohort_day_rollup) on commit drop;
 
+-- delta_users.fact_row: where the user's facts row lies (delta_fast_facts.sql updates it there;
+-- nothing else writes the facts between the two).
 create temp table delta_users (
-    app_id  text not null,
-    user_id text not null,
+    app_id   text not null,
+    user_id  text not null,
+    fact_row tid  not null,
     primary key (app_id, user_id)
+) on commit drop;
+
+-- delta_fact_changes: what the new days change in the facts of the fast delta users (see
+-- delta_fast_facts.sql), by facts row.
+create temp table delta_fact_changes (
+    fact_row           tid         not null,
+    installs           integer     not null,
+    regular_opens      integer     not null,
+    first_purchase_day integer,
+    first_purchase_at  timestamptz,
+    funnel_purchase_at timestamptz,
+    invites_sent       integer     not null,
+    last_active_day    integer
 ) on commit drop;
 
 -- delta_general_users: the delta users whose facts need their whole history (see

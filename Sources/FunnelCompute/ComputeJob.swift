@@ -9,7 +9,8 @@ public import PostgresClient
 /// on a full run; otherwise the sessions from the earliest new telemetry day or dirty cohort day
 /// (a day earlier, for time zones) on, or only the impact when new files hold no telemetry
 /// (their steps and opens change outcomes). With nothing new for compute, friction still reads
-/// the loaded files it never read (a run stopped between the two); otherwise nothing runs.
+/// the loaded files it never read (a run stopped between the two), and rebuilds the outcomes
+/// counted under another time zone or day rule; otherwise nothing runs.
 ///
 /// Given settings for a second connection, an incremental job without a date range runs the two
 /// side by side: friction reads only raw rows and writes only its own tables, and which files it
@@ -48,7 +49,8 @@ public struct ComputeJob: Sendable {
             return nil
         }
         defer { if connection.isHealthy { _ = try? connection.advisoryUnlock(ComputeEngine.lockKey) } }
-        let friction = FrictionAlongside(settings: alongside, logger: logger)
+        let friction = FrictionAlongside(settings: alongside, friction: FrictionSettings(configuration: configuration),
+                                         logger: logger)
         let compute: ComputeSummary?
         do {
             compute = try ComputeEngine(configuration: configuration, logger: logger).run(connection, options: options)
@@ -66,19 +68,25 @@ public struct ComputeJob: Sendable {
         guard let compute = try ComputeEngine(configuration: configuration, logger: logger).run(connection, options: options)
         else { return nil }
         var friction: FrictionSummary?
-        if let frictionScope = try compute.frictionScope ?? Self.unreadFrictionScope(connection) {
+        let settings = FrictionSettings(configuration: configuration)
+        if let frictionScope = try compute.frictionScope ?? Self.unreadFrictionScope(connection, settings: settings) {
             friction = try connection.withAdvisoryLock(AdvisoryLockKey("funnel.friction")) {
-                try FrictionComputation().run(on: connection, scope: frictionScope, logger: logger)
+                try FrictionComputation(settings: settings).run(on: connection, scope: frictionScope, logger: logger)
             }
         }
         return Result(compute: compute, friction: friction)
     }
 
     /// Where friction must look when compute had nothing new: files compute folded in earlier
-    /// that friction never read (it was stopped in between); nil when there are none.
-    static func unreadFrictionScope(_ connection: PostgresConnection) throws -> FrictionScope? {
-        let row = try connection.query(SQLCatalog.text("friction/unread_files.sql"))[0]
-        guard try row.decode(Bool.self, at: 0) else { return nil }
+    /// that friction never read (it was stopped in between); only the impact when the outcomes
+    /// were counted under another time zone or day rule than `settings` (the run rebuilds them);
+    /// nil when neither.
+    static func unreadFrictionScope(_ connection: PostgresConnection, settings: FrictionSettings) throws -> FrictionScope? {
+        let row = try connection.query(SQLCatalog.text("friction/unread_files.sql"),
+                                       [settings.timeZone, settings.dayRule.sqlName])[0]
+        guard try row.decode(Bool.self, at: 0) else {
+            return try row.decode(Bool.self, at: 2) ? .impactOnly : nil
+        }
         return try row.decode(PostgresDate?.self, at: 1).map { FrictionScope(from: $0) } ?? .impactOnly
     }
 }
@@ -91,13 +99,13 @@ private final class FrictionAlongside: @unchecked Sendable {
     private var outcome: Result<FrictionSummary?, any Error> = .success(nil)
     private let done = DispatchSemaphore(value: 0)
 
-    init(settings: ConnectionSettings, logger: Logger) {
+    init(settings: ConnectionSettings, friction: FrictionSettings, logger: Logger) {
         let thread = Thread { [self] in
             outcome = Result {
                 let connection = try settings.connect(logger: logger)
-                guard let scope = try ComputeJob.unreadFrictionScope(connection) else { return nil }
+                guard let scope = try ComputeJob.unreadFrictionScope(connection, settings: friction) else { return nil }
                 return try connection.withAdvisoryLock(AdvisoryLockKey("funnel.friction")) {
-                    try FrictionComputation().run(on: connection, scope: scope, logger: logger)
+                    try FrictionComputation(settings: friction).run(on: connection, scope: scope, logger: logger)
                 }
             }
             done.signal()

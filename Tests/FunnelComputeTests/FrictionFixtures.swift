@@ -49,6 +49,24 @@ enum FrictionFixtures {
             """, [UUID().uuidString, app, user, platform, date, fileID])
     }
 
+    /// An install at an exact moment (`at`: ISO 8601 with its offset).
+    static func install(_ connection: PostgresConnection, app: String = "a", user: String, at moment: String,
+                        fileID: Int = 0) throws {
+        try connection.query("""
+            insert into raw_installs (event_id, app_id, user_id, installed_at, network, platform, file_id)
+            values ($1, $2, $3, $4::timestamptz, 'organic', 'ios', $5)
+            """, [UUID().uuidString, app, user, moment, fileID])
+    }
+
+    /// An open at an exact moment (`at`: ISO 8601 with its offset).
+    static func open(_ connection: PostgresConnection, app: String = "a", user: String, at moment: String,
+                     fileID: Int = 0) throws {
+        try connection.query("""
+            insert into raw_opens (event_id, app_id, user_id, opened_at, file_id)
+            values ($1, $2, $3, $4::timestamptz, $5)
+            """, [UUID().uuidString, app, user, moment, fileID])
+    }
+
     static func step(_ connection: PostgresConnection, app: String = "a", user: String, step: String,
                      fileID: Int = 0) throws {
         try connection.query("""

@@ -1,13 +1,13 @@
 -- fold_screen_counts: brings the screen counts of migration 0045 up to date after an incremental
 -- fold (fold_reached, fold_outcomes, fold_outcome_rows and fold_apps have run). A user whose outcome
 -- class changed (onboarding completed, a day-1 open, day 1 became known as the app's last open
--- moved on, an earlier install, or a user new to the outcomes) moves the reached screens counted
+-- day moved on, an earlier install, or a user new to the outcomes) moves the reached screens counted
 -- before from the old class to the new one; the screens the run added (friction_new_reached) are
 -- counted under the user's class as it now is. Each outcome then says its class as counted.
 -- Every outcome's class is recomputed (one pass over int_friction_outcomes: a class depends on the
--- app's last open date, which moves every day); the few that changed go to a temporary table with
--- statistics, and their reached screens are probed by user (offset 0: the planner hashed every
--- reached screen instead, 0.24 s).
+-- end of the app's last day with an open, which moves every day); the few that changed go to a
+-- temporary table with statistics, and their reached screens are probed by user (offset 0: the
+-- planner hashed every reached screen instead, 0.24 s).
 -- Grain: int_friction_screen_counts one row per (app_id, screen, class) with users > 0;
 -- int_friction_outcomes.counted_class. Reads: int_friction_outcomes, int_friction_apps,
 -- int_friction_reached, friction_new_reached. Writes friction_class_changes on the way.
@@ -15,7 +15,7 @@ insert into friction_class_changes (app_id, user_id, old_class, new_class)
 select app_id, user_id, old_class, new_class
 from (
     select o.app_id, o.user_id, o.counted_class as old_class,
-           friction_outcome_class(o.completed, o.install_date, o.returned_d1, a.last_open_date) as new_class
+           friction_outcome_class(o.completed, o.day1_to, o.returned_d1, a.data_through) as new_class
     from int_friction_outcomes o
     left join int_friction_apps a on a.app_id = o.app_id
 ) c

@@ -5,8 +5,8 @@
 -- int_friction_outcomes.counted_class. Reads: int_friction_outcomes, int_friction_apps,
 -- int_friction_reached.
 update int_friction_outcomes o
-set counted_class = friction_outcome_class(o.completed, o.install_date, o.returned_d1,
-                                           (select a.last_open_date from int_friction_apps a where a.app_id = o.app_id));
+set counted_class = friction_outcome_class(o.completed, o.day1_to, o.returned_d1,
+                                           (select a.data_through from int_friction_apps a where a.app_id = o.app_id));
 
 insert into int_friction_screen_counts (app_id, screen, class, users)
 select r.app_id, r.screen, o.counted_class, count(*)

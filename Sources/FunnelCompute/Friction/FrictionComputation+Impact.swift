@@ -15,17 +15,19 @@ extension FrictionComputation {
             try connection.execute("analyze \(try connection.quoteIdentifier(try partition.decode(String.self, at: 0)))")
         }
         try connection.query(SQLCatalog.text("friction/fold_reached.sql"), [rebuild])
-        // The apps' last open dates first: the incremental outcomes read them.
-        try connection.query(SQLCatalog.text("friction/fold_apps.sql"), [rebuild])
+        let timeZone = settings.timeZone
+        let dayRule = settings.dayRule.sqlName
+        // The ends of the apps' last days with an open first: the incremental outcomes read them.
+        try connection.query(SQLCatalog.text("friction/fold_apps.sql"), [rebuild, timeZone])
         if rebuild {
-            try connection.execute(SQLCatalog.text("friction/fold_outcomes_full.sql"))
+            try connection.query(SQLCatalog.text("friction/fold_outcomes_full.sql"), [timeZone, dayRule])
         } else {
             // The users who may have returned on day 1 are estimated at one row (a join filter on
             // dates), and the planner then read the window's opens once per user with a nested
             // loop: 64 scans of 1.5M rows, 11 s on a bench day. Its lookups by key are lateral
             // subqueries, which stay nested loops; every join between sets is hashed.
             try connection.execute("set local enable_nestloop = off")
-            try connection.execute(SQLCatalog.text("friction/fold_outcomes.sql"))
+            try connection.query(SQLCatalog.text("friction/fold_outcomes.sql"), [timeZone, dayRule])
             try connection.execute("set local enable_nestloop = on")
         }
         if !rebuild { try connection.execute(SQLCatalog.text("friction/fold_outcome_rows.sql")) }
@@ -39,6 +41,23 @@ extension FrictionComputation {
             try connection.execute("analyze int_friction_reached, int_friction_screens, int_friction_outcomes, int_friction_apps")
         }
         return files
+    }
+
+    /// Records the time zone and day rule of `settings` as the ones the outcomes are counted
+    /// under; true when they differ from the recorded ones (or none are recorded), so the
+    /// outcomes must be rebuilt.
+    func updateDayRule(on connection: PostgresConnection) throws -> Bool {
+        let timeZone = settings.timeZone
+        let dayRule = settings.dayRule.sqlName
+        let unchanged = try connection.query("""
+            select exists (select 1 from friction_day_rule where time_zone = $1 and day_rule = $2)
+            """, [timeZone, dayRule]).scalar(Bool.self)
+        guard !unchanged else { return false }
+        try connection.query("""
+            insert into friction_day_rule (time_zone, day_rule) values ($1, $2)
+            on conflict (singleton) do update set time_zone = excluded.time_zone, day_rule = excluded.day_rule
+            """, [timeZone, dayRule])
+        return true
     }
 
     /// Recomputes impact and breakdown of `apps`: counts per (screen, type) in SQL, tests and

@@ -44,13 +44,25 @@ public struct FrictionSettings: Sendable, Equatable {
     /// A breakdown slice (one input mode, orientation or platform) "explains" a flagged friction
     /// when it carries at least this share of the users lost.
     public var explainingShare: Double
+    /// The reporting time zone and day rule a day-1 return is counted in, as the metrics count
+    /// day 1 (the configuration's). Outcomes computed under others are rebuilt.
+    public var timeZone: String
+    public var dayRule: DayRule
 
     public init(rotationWindowSeconds: Double = 1.0, rules: FrictionFlagRules = FrictionFlagRules(),
-                fetchBatchSize: Int = 20_000, explainingShare: Double = 0.8) {
+                fetchBatchSize: Int = 20_000, explainingShare: Double = 0.8,
+                timeZone: String = "UTC", dayRule: DayRule = .calendar) {
         self.rotationWindowSeconds = rotationWindowSeconds
         self.rules = rules
         self.fetchBatchSize = fetchBatchSize
         self.explainingShare = explainingShare
+        self.timeZone = timeZone
+        self.dayRule = dayRule
+    }
+
+    /// The time zone and day rule of a configuration, the rest at their defaults.
+    public init(configuration: FunnelConfiguration) {
+        self.init(timeZone: configuration.timeZone, dayRule: configuration.dayRule)
     }
 }
 
@@ -115,10 +127,14 @@ public struct FrictionComputation: Sendable {
             var summary = FrictionSummary()
             try connection.execute(SQLCatalog.text("friction/create_work_tables.sql"))
             let foldStart = Date()
-            summary.filesFolded = try foldOutcomes(on: connection, rebuild: scope.rebuildsEverything)
+            // Outcomes counted under another time zone or day rule are rebuilt, and then every
+            // app's impact is recomputed.
+            let dayRuleChanged = try updateDayRule(on: connection)
+            let rebuildsOutcomes = scope.rebuildsEverything || dayRuleChanged
+            summary.filesFolded = try foldOutcomes(on: connection, rebuild: rebuildsOutcomes)
             summary.foldSeconds = Date().timeIntervalSince(foldStart)
             logger.info("friction outcomes brought up to date", metadata: [
-                "friction.files": "\(summary.filesFolded)", "friction.rebuilt": "\(scope.rebuildsEverything)",
+                "friction.files": "\(summary.filesFolded)", "friction.rebuilt": "\(rebuildsOutcomes)",
                 "friction.seconds": .string(String(format: "%.3f", summary.foldSeconds)),
             ])
             if scope.rescansSessions {
@@ -135,7 +151,7 @@ public struct FrictionComputation: Sendable {
             }
 
             let impactStart = Date()
-            let apps = try scope.apps ?? connection.query("""
+            let apps = try (dayRuleChanged ? nil : scope.apps) ?? connection.query("""
                 select distinct app_id from friction_scope_sessions
                 union select distinct app_id from fct_friction_episodes order by 1
                 """).map { try $0.decode(String.self, at: 0) }

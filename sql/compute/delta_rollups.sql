@@ -121,12 +121,9 @@ having sum(active_users) <> 0 or sum(last_active_users) <> 0 or sum(revenue_usd)
 -- by key; deleting every empty cell scanned the whole day rollup on each run. A fold only adds
 -- activity (a user's last active day moves to a day they were active on), so none is expected;
 -- the delete keeps the rollup equal to a rebuild whatever the rows.
--- The cells are written in key order (the order the rollup's rows lie in, see migration 0046), so
--- consecutive ones fall on the same pages.
 with written as (
     insert into int_cohort_day_rollup as r
     select * from delta_day_cells
-    order by app_id, cohort_date, day_n, network, campaign, country, platform
     on conflict (app_id, cohort_date, network, campaign, country, platform, day_n) do update
     set active_users = r.active_users + excluded.active_users,
         last_active_users = r.last_active_users + excluded.last_active_users,

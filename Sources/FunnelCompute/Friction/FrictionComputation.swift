@@ -131,6 +131,11 @@ public struct FrictionComputation: Sendable {
             // app's impact is recomputed.
             let dayRuleChanged = try updateDayRule(on: connection)
             let rebuildsOutcomes = scope.rebuildsEverything || dayRuleChanged
+            if dayRuleChanged && !scope.rebuildsEverything {
+                logger.info("friction's day-1 returns were counted under another time zone or day rule: recounting them all",
+                            metadata: ["friction.time_zone": .string(settings.timeZone),
+                                       "friction.day_rule": .string(settings.dayRule.sqlName)])
+            }
             summary.filesFolded = try foldOutcomes(on: connection, rebuild: rebuildsOutcomes)
             summary.foldSeconds = Date().timeIntervalSince(foldStart)
             logger.info("friction outcomes brought up to date", metadata: [

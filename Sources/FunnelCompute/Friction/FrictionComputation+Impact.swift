@@ -44,20 +44,24 @@ extension FrictionComputation {
     }
 
     /// Records the time zone and day rule of `settings` as the ones the outcomes are counted
-    /// under; true when they differ from the recorded ones (or none are recorded), so the
-    /// outcomes must be rebuilt.
-    func updateDayRule(on connection: PostgresConnection) throws -> Bool {
+    /// under. `changed` when they differ from the recorded ones (or none are recorded), so the
+    /// outcomes must be rebuilt; `previous` names the recorded ones ("UTC, calendar"), nil when
+    /// none were (a new database, or one just migrated to 0047).
+    func updateDayRule(on connection: PostgresConnection) throws -> (changed: Bool, previous: String?) {
         let timeZone = settings.timeZone
         let dayRule = settings.dayRule.sqlName
-        let unchanged = try connection.query("""
-            select exists (select 1 from friction_day_rule where time_zone = $1 and day_rule = $2)
-            """, [timeZone, dayRule]).scalar(Bool.self)
-        guard !unchanged else { return false }
+        let recorded = try connection.query("select time_zone, day_rule from friction_day_rule")
+        let previous = try recorded.rows.first.map {
+            (timeZone: try $0.decode(String.self, at: 0), dayRule: try $0.decode(String.self, at: 1))
+        }
+        if let previous, previous.timeZone == timeZone, previous.dayRule == dayRule {
+            return (false, nil)
+        }
         try connection.query("""
             insert into friction_day_rule (time_zone, day_rule) values ($1, $2)
             on conflict (singleton) do update set time_zone = excluded.time_zone, day_rule = excluded.day_rule
             """, [timeZone, dayRule])
-        return true
+        return (true, previous.map { "\($0.timeZone), \($0.dayRule)" })
     }
 
     /// Recomputes impact and breakdown of `apps`: counts per (screen, type) in SQL, tests and

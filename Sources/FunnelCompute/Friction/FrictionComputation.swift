@@ -129,11 +129,12 @@ public struct FrictionComputation: Sendable {
             let foldStart = Date()
             // Outcomes counted under another time zone or day rule are rebuilt, and then every
             // app's impact is recomputed.
-            let dayRuleChanged = try updateDayRule(on: connection)
+            let (dayRuleChanged, previousDayRule) = try updateDayRule(on: connection)
             let rebuildsOutcomes = scope.rebuildsEverything || dayRuleChanged
-            if dayRuleChanged && !scope.rebuildsEverything {
+            if let previousDayRule, !scope.rebuildsEverything {
                 logger.info("friction's day-1 returns were counted under another time zone or day rule: recounting them all",
-                            metadata: ["friction.time_zone": .string(settings.timeZone),
+                            metadata: ["friction.before": .string(previousDayRule),
+                                       "friction.time_zone": .string(settings.timeZone),
                                        "friction.day_rule": .string(settings.dayRule.sqlName)])
             }
             summary.filesFolded = try foldOutcomes(on: connection, rebuild: rebuildsOutcomes)

@@ -41,21 +41,19 @@ enum FrictionFixtures {
             """, values)
     }
 
+    /// An install at midnight UTC of `date`.
     static func install(_ connection: PostgresConnection, app: String = "a", user: String, platform: String = "ios",
                         date: String = day, fileID: Int = 0) throws {
-        try connection.query("""
-            insert into raw_installs (event_id, app_id, user_id, installed_at, network, platform, file_id)
-            values ($1, $2, $3, ($5::date)::timestamp at time zone 'UTC', 'organic', $4, $6)
-            """, [UUID().uuidString, app, user, platform, date, fileID])
+        try install(connection, app: app, user: user, platform: platform, at: "\(date)T00:00:00Z", fileID: fileID)
     }
 
     /// An install at an exact moment (`at`: ISO 8601 with its offset).
-    static func install(_ connection: PostgresConnection, app: String = "a", user: String, at moment: String,
-                        fileID: Int = 0) throws {
+    static func install(_ connection: PostgresConnection, app: String = "a", user: String, platform: String = "ios",
+                        at moment: String, fileID: Int = 0) throws {
         try connection.query("""
             insert into raw_installs (event_id, app_id, user_id, installed_at, network, platform, file_id)
-            values ($1, $2, $3, $4::timestamptz, 'organic', 'ios', $5)
-            """, [UUID().uuidString, app, user, moment, fileID])
+            values ($1, $2, $3, $5::timestamptz, 'organic', $4, $6)
+            """, [UUID().uuidString, app, user, platform, moment, fileID])
     }
 
     /// An open at an exact moment (`at`: ISO 8601 with its offset).
@@ -75,12 +73,10 @@ enum FrictionFixtures {
             """, [UUID().uuidString, app, user, step, fileID])
     }
 
+    /// An open at 09:00 UTC of `date`.
     static func open(_ connection: PostgresConnection, app: String = "a", user: String, date: String,
                      fileID: Int = 0) throws {
-        try connection.query("""
-            insert into raw_opens (event_id, app_id, user_id, opened_at, file_id)
-            values ($1, $2, $3, ($4::date)::timestamp at time zone 'UTC' + interval '9 hours', $5)
-            """, [UUID().uuidString, app, user, date, fileID])
+        try open(connection, app: app, user: user, at: "\(date)T09:00:00Z", fileID: fileID)
     }
 
     /// A planted friction of truth.json: its screen, `ux` type and realised users hit and drop-off.

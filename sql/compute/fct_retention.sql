@@ -8,7 +8,6 @@
 -- written: a day moves the newest diagonal and part of the rolling cells, and deleting and
 -- inserting every row (whose keys come back at once, each probing its dead predecessor in the
 -- primary key) cost twice the computation.
-truncate fct_retention_next;
 
 with settings as (
     select * from compute_settings where app_id = ''

@@ -6,8 +6,9 @@
 -- denominator or the spend is zero, never infinite or 0.
 -- Grain: one row per (app_id, date, network, campaign, country). Reads: int_spend_day_rollup,
 -- int_cohort_rollup.
-delete from fct_cpi;
-
+-- The table is computed whole and only the rows that differ are written (a day changes the
+-- rows of its own date, about 150 of 13k at 300k users): deleting and re-inserting every row
+-- took 160 ms of a daily run. Nulls compare equal (an undefined CPI stays undefined).
 with installs as (
     select app_id, cohort_date as date, network, campaign, country,
            sum(installs) as installs, sum(paid_installs) as paid_installs
@@ -32,12 +33,40 @@ with installs as (
            sum(clicks) as clicks, sum(installs) as installs, sum(paid_installs) as paid_installs
     from joined
     group by grouping sets ((app_id, date, network, campaign, country), (app_id, date, network), (app_id, date))
+), next as materialized (
+    -- in the table's types, so the comparison below sees the values as stored
+    select app_id, date, network, campaign, country, spend::double precision as spend,
+           impressions::bigint as impressions, clicks::bigint as clicks, installs::bigint as installs,
+           paid_installs::bigint as paid_installs,
+           (case when spend > 0 and paid_installs > 0 then spend / paid_installs end)::double precision as cpi,
+           (case when spend > 0 and installs > 0 then spend / installs end)::double precision as blended_cpi,
+           case when impressions > 0 then clicks::double precision / impressions end as ctr,
+           (case when impressions > 0 then paid_installs * 1000.0 / impressions end)::double precision as ipm
+    from totals
+), changes as materialized (
+    select t.ctid as stored_row, n.*
+    from next n
+    full join fct_cpi t
+      on t.app_id = n.app_id and t.date = n.date and t.network = n.network and t.campaign = n.campaign
+     and t.country = n.country
+    where n.app_id is null or t.app_id is null
+       or (n.spend, n.impressions, n.clicks, n.installs, n.paid_installs, n.cpi, n.blended_cpi, n.ctr, n.ipm)
+          is distinct from (t.spend, t.impressions, t.clicks, t.installs, t.paid_installs, t.cpi, t.blended_cpi,
+                            t.ctr, t.ipm)
+), updated as (
+    update fct_cpi t
+    set spend = c.spend, impressions = c.impressions, clicks = c.clicks, installs = c.installs,
+        paid_installs = c.paid_installs, cpi = c.cpi, blended_cpi = c.blended_cpi, ctr = c.ctr, ipm = c.ipm
+    from changes c
+    where t.ctid = c.stored_row and c.app_id is not null
+), deleted as (
+    delete from fct_cpi t
+    using changes c
+    where t.ctid = c.stored_row and c.app_id is null
 )
 insert into fct_cpi (app_id, date, network, campaign, country, spend, impressions, clicks, installs,
                      paid_installs, cpi, blended_cpi, ctr, ipm)
 select app_id, date, network, campaign, country, spend, impressions, clicks, installs, paid_installs,
-       case when spend > 0 and paid_installs > 0 then spend / paid_installs end,
-       case when spend > 0 and installs > 0 then spend / installs end,
-       case when impressions > 0 then clicks::double precision / impressions end,
-       case when impressions > 0 then paid_installs * 1000.0 / impressions end
-from totals;
+       cpi, blended_cpi, ctr, ipm
+from changes
+where stored_row is null;

@@ -38,6 +38,11 @@ struct EmbeddedClusterTests {
             let connection = try PostgresConnection(connecting: cluster.conninfo)
             #expect(try connection.query("select n from kept").scalar(Int.self) == 7)
             #expect(try connection.query("show listen_addresses").scalar(String.self) == "")
+            // lz4 WAL compression whenever the server is built with it (its allowed values say so).
+            let offersLZ4 = try connection.query(
+                "select coalesce('lz4' = any(enumvals), false) from pg_settings where name = 'wal_compression'"
+            ).scalar(Bool.self)
+            #expect(try connection.query("show wal_compression").scalar(String.self) == (offersLZ4 ? "lz4" : "off"))
             #expect(try PostgresConnection(connecting: cluster.url).query("select current_database()").scalar(String.self) == "funnel")
         }
     }

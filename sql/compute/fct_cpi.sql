@@ -7,8 +7,8 @@
 -- Grain: one row per (app_id, date, network, campaign, country). Reads: int_spend_day_rollup,
 -- int_cohort_rollup.
 -- The table is computed whole and only the rows that differ are written (a day changes the
--- rows of its own date, about 150 of 13k at 300k users): deleting and re-inserting every row
--- took 160 ms of a daily run. Nulls compare equal (an undefined CPI stays undefined).
+-- rows of the dates its spend and installs fall on, of 13k at 300k users): deleting and
+-- re-inserting every row took 0.16-0.21 s of a daily run, writing the changes 0.08 s. Nulls compare equal (an undefined CPI stays undefined).
 with installs as (
     select app_id, cohort_date as date, network, campaign, country,
            sum(installs) as installs, sum(paid_installs) as paid_installs

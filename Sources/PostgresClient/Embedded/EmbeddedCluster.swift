@@ -104,8 +104,8 @@ public struct EmbeddedCluster: Sendable {
                 try initialize(binaries: binaries, runner: runner, account: account, logger: logger)
                 initialized = true
             }
-            try writeServerSettings(account: account,
-                                    walCompression: Self.fastestWALCompression(binaries: binaries, runner: runner, dataDirectory: dataDirectory))
+            let walCompression = Self.fastestWALCompression(binaries: binaries, runner: runner, dataDirectory: dataDirectory)
+            try writeServerSettings(account: account, walCompression: walCompression)
             try removeStaleLockFiles(logger: logger)
             logger.info("starting embedded PostgreSQL", metadata: ["cluster.directory": .string(directory.path)])
             let outcome = try runner.run(binaries.pgCtl, [
@@ -174,8 +174,8 @@ public struct EmbeddedCluster: Sendable {
     /// The WAL compression the server is built with that costs least: `lz4` (PostgreSQL 15 and
     /// later, when built with it), else none. Pages written whole to the WAL after a checkpoint
     /// are most of a daily run's WAL (665 MB on the 300k-user bench day, 330 MB compressed);
-    /// compressing them took 10-15% off the day's ingest. `postgres -C` checks the value without
-    /// starting a server.
+    /// compressing them took about 9% off the day's ingest (four interleaved pairs). `postgres -C`
+    /// checks the value without starting a server.
     static func fastestWALCompression(binaries: PostgresBinaries, runner: ProcessRunner, dataDirectory: URL) -> String {
         let probe = try? runner.run(binaries.postgres, [
             "-C", "wal_compression", "-c", "wal_compression=lz4", "-D", dataDirectory.path,

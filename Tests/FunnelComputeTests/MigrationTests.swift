@@ -73,6 +73,39 @@ struct MigrationTests {
         #expect(error.map { "\($0)" }?.contains("Upgrade funnel") == true)
     }
 
+    @Test("0049 moves each user's state from their stored days into their facts, and drops the days")
+    func userStateMovesIntoFacts() throws {
+        let connection = try TestCluster.freshDatabase().connect()
+        try Migrator(migrations: Migration.all.filter { $0.version < 49 }).migrate(connection)
+        try connection.execute("""
+            insert into funnel.int_user_facts (app_id, user_id, cohort_date, installed_at, network, campaign, country,
+                                               platform, acquisition, installs, regular_opens, invites_sent, last_active_day)
+            values ('app', 'u1', '2024-03-01', '2024-03-01 10:00+00', 'adnova', 'c1', 'US', 'ios', 'paid', 1, 3, 1, 3),
+                   ('app', 'u2', '2024-03-01', '2024-03-01 11:00+00', 'organic', '', 'US', 'ios', 'organic', 1, 0, 0, 0);
+            insert into funnel.int_user_days (app_id, user_id, day_n, opens, active, revenue_usd, purchases, invites,
+                                              first_open_at, regular_open_times, purchase_times, last_event_at)
+            values ('app', 'u1', 0, 0, true, 0, 0, 0, null, null, null, '2024-03-01 10:00+00'),
+                   ('app', 'u1', 1, 2, true, 0, 0, 0, '2024-03-02 08:00+00',
+                    '{2024-03-02 20:00+00,2024-03-02 08:00+00}', null, '2024-03-02 20:00+00'),
+                   ('app', 'u1', 2, 1, true, 3.5, 2, 0, '2024-03-03 09:00+00', '{2024-03-03 09:00+00}',
+                    '{2024-03-03 12:00+00,2024-03-03 10:00+00}', '2024-03-03 12:00+00'),
+                   ('app', 'u1', 5, 0, false, 0, 0, 1, null, null, null, '2024-03-06 10:00+00');
+            """)
+        try Migrator().migrate(connection)
+        let state = try connection.query("""
+            select user_id || ' ' || active_days::text || ' ' || purchase_days::text || ' '
+                   || array_to_string(regular_open_times, ',') || ' ' || array_to_string(purchase_times, ',')
+                   || ' ' || regular_opens || ' ' || last_active_day
+            from funnel.int_user_facts order by user_id
+            """).map { try $0.decode(String.self, at: 0) }
+        #expect(state == [
+            "u1 {0,1,2} {2} 2024-03-02 08:00:00+00,2024-03-02 20:00:00+00,2024-03-03 09:00:00+00 "
+                + "2024-03-03 10:00:00+00,2024-03-03 12:00:00+00 3 3",
+            "u2 {} {}   0 0",
+        ])
+        #expect(try connection.query("select to_regclass('funnel.int_user_days') is null").scalar(Bool.self))
+    }
+
     @Test("monthly partitions are created on demand, idempotently, and events are keyed for dedup")
     func partitionsAndKeys() throws {
         let connection = try TestCluster.freshDatabase(migrated: true).connect()

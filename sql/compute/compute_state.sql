@@ -1,7 +1,7 @@
 -- compute_state: records, per app, the last date with data (in the reporting time zone) that
 -- the scope's events reach; maturity of every cohort-day is judged against it. It only moves
 -- forward, except on a full rebuild, which starts from an empty state.
--- Grain: one row per app_id. Reads: scope_user_days, delta_fast_days (a fold's other users),
+-- Grain: one row per app_id. Reads: scope_user_days, delta_new_days (a fold's new days),
 -- scope_installs, compute_settings.
 with settings as (
     select * from compute_settings where app_id = ''
@@ -10,7 +10,7 @@ with settings as (
     from (
         select app_id, last_event_at from scope_user_days
         union all
-        select app_id, last_event_at from delta_fast_days
+        select app_id, last_event_at from delta_new_days
         union all
         select app_id, installed_at from scope_installs
     ) e

@@ -1,14 +1,13 @@
--- delta_rollups: applies the fold to the cohort rollups: each delta user's contribution as
--- it was (delta_old_facts, delta_old_days) is subtracted and the new one (their facts now, and
--- scope_user_days or delta_fast_days) added, with the rules of int_cohort_rollups; cells left
--- without contributions are deleted, so the rollups equal a rebuild (whose day rows with only
--- zeros are not kept). Cells whose difference is zero (the users' unchanged days) are left alone.
--- Only the days at hand are compared (all of a general user's, the compared days of the others;
--- see delta_user_days.sql), so the cost follows the new rows, not the users' history.
+-- delta_rollups: applies the fold to the cohort rollups. The cohort rollup takes each delta
+-- user's facts as they were (delta_old_facts) out and their facts now in, with the rules of
+-- int_cohort_rollups; the day and bracket rollups get what the new days (delta_new_days) add,
+-- judged against the days the user was already active and bought on (kept in their facts), and
+-- the moves of their first purchase and last active days. Cells left without contributions are
+-- deleted, so the rollups equal a rebuild (whose rows with only zeros are not kept). Nothing
+-- reads the users' earlier rows, so the cost follows the new rows, not the users' history.
 -- The day rollup's differences (delta_day_cells) also go, summed, to int_network_day_rollup.
--- Grain: the rollups' own. Reads: delta_users, int_user_facts, delta_old_facts, delta_old_days,
--- delta_new_days, scope_user_days, delta_fast_days, compute_settings. Writes delta_day_cells and
--- delta_empty_cells (working tables).
+-- Grain: the rollups' own. Reads: delta_users, int_user_facts, delta_old_facts, delta_new_days,
+-- compute_settings. Writes delta_new_facts, delta_day_cells and delta_empty_cells (working tables).
 -- The delta users' facts as they are now: those delta_fast_facts.sql updated are there already;
 -- the others (the general users, and users whose new rows made no day) are probed per user
 -- (offset 0 keeps the planner from scanning every user's facts). Read by each rollup below.
@@ -76,33 +75,36 @@ set installs = r.installs + excluded.installs,
 
 delete from int_cohort_rollup where installs = 0;
 
+-- A delta user's cohort and slice do not change (their first install did not), so each new day
+-- adds to its cell: an active day the user was not active on before (their stored active_days)
+-- one active user, its revenue, a day with purchases they had not bought on before one payer.
+-- The first purchase day (new payers) and the last active day (last active users) move from
+-- their old facts' value to the new one.
 with settings as (
     select max_day from compute_settings where app_id = ''
 ), facts as (
-    select 1 as sign, f.app_id, f.user_id, f.cohort_date, f.network, f.campaign, f.country, f.platform,
+    select 1 as sign, f.app_id, f.cohort_date, f.network, f.campaign, f.country, f.platform,
            f.first_purchase_day, f.last_active_day
     from delta_new_facts f
     union all
-    select -1, o.app_id, o.user_id, o.cohort_date, o.network, o.campaign, o.country, o.platform,
+    select -1, o.app_id, o.cohort_date, o.network, o.campaign, o.country, o.platform,
            o.first_purchase_day, o.last_active_day
     from delta_old_facts o
-), days as (
-    -- every day at hand, before (delta_old_days) and after (the merged days): a day the new rows
-    -- did not change contributes the same to both and cancels out in the sums below
-    select 1 as sign, d.app_id, d.user_id, d.day_n, d.active, d.revenue_usd, d.purchases
-    from (select * from scope_user_days union all select * from delta_fast_days) d
-    union all
-    select -1, d.app_id, d.user_id, d.day_n, d.active, d.revenue_usd, d.purchases
-    from delta_old_days d
 ), contributions as (
-    select f.app_id, f.cohort_date, f.network, f.campaign, f.country, f.platform, d.day_n,
-           f.sign * d.active::integer as active_users, 0 as last_active_users, f.sign * d.revenue_usd as revenue_usd,
-           f.sign * (d.purchases > 0)::integer as payers,
-           f.sign * (d.purchases > 0 and d.day_n = f.first_purchase_day)::integer as new_payers
-    from days d
-    join facts f on f.app_id = d.app_id and f.user_id = d.user_id and f.sign = d.sign
+    select o.app_id, o.cohort_date, o.network, o.campaign, o.country, o.platform, n.day_n,
+           (n.active and not n.day_n = any (o.active_days))::integer as active_users, 0 as last_active_users,
+           n.revenue_usd, (n.purchases > 0 and not n.day_n = any (o.purchase_days))::integer as payers,
+           0 as new_payers
+    from delta_new_days n
+    join delta_old_facts o on o.app_id = n.app_id and o.user_id = n.user_id
     cross join settings s
-    where d.day_n <= s.max_day
+    where n.day_n <= s.max_day
+    union all
+    select f.app_id, f.cohort_date, f.network, f.campaign, f.country, f.platform, f.first_purchase_day,
+           0, 0, 0, 0, f.sign
+    from facts f
+    cross join settings s
+    where f.first_purchase_day <= s.max_day
     union all
     select f.app_id, f.cohort_date, f.network, f.campaign, f.country, f.platform,
            least(f.last_active_day, s.max_day), 0, f.sign, 0, 0, 0
@@ -159,36 +161,24 @@ set active_users = r.active_users + excluded.active_users,
 delete from int_network_day_rollup
 where active_users = 0 and last_active_users = 0 and revenue_usd = 0 and payers = 0 and new_payers = 0;
 
+-- A bracket the user becomes active in: a new active day in it, and none of their stored active
+-- days.
 with brackets as (
     select b.bracket, b.bracket_index::integer - 1 as bracket_index
     from compute_settings s
     cross join lateral unnest(s.brackets) with ordinality as b (bracket, bracket_index)
     where s.app_id = ''
-), facts as (
-    select 1 as sign, f.app_id, f.user_id, f.cohort_date, f.network, f.campaign, f.country, f.platform
-    from delta_new_facts f
-    union all
-    select -1, o.app_id, o.user_id, o.cohort_date, o.network, o.campaign, o.country, o.platform
-    from delta_old_facts o
-), active_in_bracket as (
-    -- as for the days: a bracket whose days did not change is active on both sides and cancels
-    select distinct 1 as sign, d.app_id, d.user_id, b.bracket_index
-    from (select * from scope_user_days union all select * from delta_fast_days) d
-    join brackets b on b.bracket @> d.day_n
-    where d.active
-    union all
-    select distinct -1, d.app_id, d.user_id, b.bracket_index
-    from delta_old_days d
-    join brackets b on b.bracket @> d.day_n
-    where d.active
+), new_in_bracket as (
+    select distinct n.app_id, n.user_id, b.bracket, b.bracket_index
+    from delta_new_days n
+    join brackets b on b.bracket @> n.day_n
+    where n.active
 )
 insert into int_cohort_bracket_rollup as r
-select f.app_id, f.cohort_date, f.network, f.campaign, f.country, f.platform, a.bracket_index, sum(a.sign)
-from active_in_bracket a
-join facts f on f.app_id = a.app_id and f.user_id = a.user_id and f.sign = a.sign
-group by f.cohort_date, a.bracket_index, f.network, f.campaign, f.country, f.platform, f.app_id
-having sum(a.sign) <> 0
+select o.app_id, o.cohort_date, o.network, o.campaign, o.country, o.platform, a.bracket_index, count(*)
+from new_in_bracket a
+join delta_old_facts o on o.app_id = a.app_id and o.user_id = a.user_id
+where not exists (select 1 from unnest(o.active_days) as d where a.bracket @> d)
+group by o.cohort_date, a.bracket_index, o.network, o.campaign, o.country, o.platform, o.app_id
 on conflict (app_id, cohort_date, network, campaign, country, platform, bracket_index) do update
 set active_users = r.active_users + excluded.active_users;
-
-delete from int_cohort_bracket_rollup where active_users = 0;

@@ -1,32 +1,28 @@
--- delta_user_days: folds the window's rows into the stored days of the delta users. Their
--- days as they stood are kept aside (delta_old_days; their facts are in delta_old_facts) so the
--- rollups can take the old contribution out; scope_installs gets their unchanged first install
--- from their facts, with the window's reinstalls counted; the days the window touches (delta_new_days, by the rules of int_scope_user_days) are
--- added into int_user_days, and scope_user_days and delta_fast_days get the merged days.
+-- delta_user_days: what the window's rows add to the days of the delta users (delta_new_days,
+-- by the rules of int_scope_user_days), with their installs (scope_installs: their unchanged first
+-- install from their facts, with the window's reinstalls counted), and which of them need their
+-- facts derived again (delta_general_users), with the state those are derived from.
 --
 -- Most delta users' facts follow from the new days alone (delta_fast_facts.sql): a later open,
--- purchase or invite only moves counters, minimums and maximums. The general users are those
--- whose facts need their whole history: a first open earlier than the one known (the funnel's
--- first step moves), regular-window opens that may change who is regular and when, or new
--- onboarding steps. Only for them are all stored days read (and their onboarding times); for
--- the others only the stored days the rollups compare: the days the window touches, the first
--- purchase day, and the days of the retention brackets the new days fall in. So a fold costs
--- what the new rows hold, not the users' history.
--- Grain: scope_user_days one row per (app_id, user_id, day_n) of the general users (all their
--- days), delta_fast_days the same for the others (the compared days); scope_installs one row per
--- delta user; scope_onboarding one row per general user. Reads: delta_users, delta_old_facts,
--- int_user_days, compute_window, raw_installs, raw_opens, raw_retention, raw_purchases, raw_invites,
--- raw_steps, currency_rates, compute_settings. Rows are found between the lowest and highest
--- file_id of the window (index on file_id). The working tables are analyzed on their join keys
--- only: row counts and key statistics are what the plans need, and sampling the array columns
--- cost 0.1-0.2 s a table.
+-- purchase or invite only moves counters, minimums and maximums and adds to the lists the facts
+-- keep. The general users are those whose default-funnel steps may move: a first open earlier
+-- than the one known, regular-window opens that may change who is regular and when, or new
+-- onboarding steps. Their state (scope_user_state) is their stored one with the new days added,
+-- and int_user_facts.sql derives their facts from it with their onboarding times
+-- (scope_onboarding). Nothing reads the users' earlier rows: a fold costs what the new rows hold.
+-- Grain: delta_new_days one row per (app_id, user_id, day_n) the window touches; scope_installs
+-- one row per delta user; scope_user_state and scope_onboarding one row per general user.
+-- Reads: delta_users, delta_old_facts, compute_window, raw_installs, raw_opens, raw_retention,
+-- raw_purchases, raw_invites, raw_steps, currency_rates, compute_settings. Rows are found between
+-- the lowest and highest file_id of the window (index on file_id). The working tables are
+-- analyzed on their join keys only: row counts and key statistics are what the plans need, and
+-- sampling the array columns cost 0.1-0.2 s a table.
 truncate scope_installs;
 truncate scope_user_days;
+truncate scope_user_state;
 truncate scope_onboarding;
-truncate delta_old_days;
 truncate delta_new_days;
 truncate delta_general_users;
-truncate delta_fast_days;
 
 analyze delta_old_facts (app_id, user_id);
 
@@ -135,102 +131,42 @@ where st.file_id between (select min(file_id) from compute_window)
 
 analyze delta_general_users;
 
--- Probed per user, in key order (offset 0 keeps the planner from turning this into a scan of
--- every stored day).
-insert into delta_old_days
-select d.*
-from (select * from delta_general_users order by app_id, user_id) g
-cross join lateral (
-    select * from int_user_days u where u.app_id = g.app_id and u.user_id = g.user_id offset 0
-) d;
-
-with brackets as (
-    select b.bracket
-    from compute_settings s
-    cross join lateral unnest(s.brackets) as b (bracket)
-    where s.app_id = ''
-), fast_new_days as (
-    select n.app_id, n.user_id, n.day_n
+-- The general users' state: the stored one (delta_old_facts) with their new days added, as
+-- int_scope_user_state.sql sums up a rebuilt user's days.
+with settings as (
+    select * from compute_settings where app_id = ''
+), new_activity as (
+    select n.app_id, n.user_id,
+           min(n.first_open_at) as first_open_at,
+           coalesce(sum(n.opens) filter (where n.day_n between 1 and s.regular_days), 0) as regular_opens,
+           min(n.day_n) filter (where n.purchases > 0) as first_purchase_day,
+           max(n.day_n) filter (where n.active) as last_active_day,
+           coalesce(sum(n.invites) filter (where n.day_n < s.kfactor_window_days), 0) as invites_sent,
+           coalesce(array_agg(n.day_n order by n.day_n) filter (where n.active), '{}') as active_days,
+           coalesce(array_agg(n.day_n order by n.day_n) filter (where n.purchases > 0), '{}') as purchase_days,
+           coalesce((select array_agg(t order by t) from unnest(array_cat_agg(n.regular_open_times)) as t), '{}')
+               as regular_open_times,
+           coalesce((select array_agg(t order by t) from unnest(array_cat_agg(n.purchase_times)) as t), '{}')
+               as purchase_times
     from delta_new_days n
-    where not exists (
-        select 1 from delta_general_users g where g.app_id = n.app_id and g.user_id = n.user_id)
-), compared (app_id, user_id, first_day, last_day) as (
-    select app_id, user_id, day_n, day_n from fast_new_days
-    union
-    select o.app_id, o.user_id, o.first_purchase_day, o.first_purchase_day
-    from delta_old_facts o
-    where o.first_purchase_day is not null
-      and not exists (
-          select 1 from delta_general_users g where g.app_id = o.app_id and g.user_id = o.user_id)
-    union
-    select f.app_id, f.user_id, lower(b.bracket), upper(b.bracket) - 1
-    from fast_new_days f
-    join brackets b on b.bracket @> f.day_n
+    join delta_general_users g on g.app_id = n.app_id and g.user_id = n.user_id
+    cross join settings s
+    group by n.app_id, n.user_id
 )
-insert into delta_old_days
-select distinct on (d.app_id, d.user_id, d.day_n) d.*
--- in key order, so consecutive probes share index pages (0.86 -> 0.65 s for 97k probes at 1M users)
-from (select * from compared order by app_id, user_id, first_day) c
-join int_user_days d
-  on d.app_id = c.app_id and d.user_id = c.user_id and d.day_n between c.first_day and c.last_day;
-
-analyze delta_old_days (app_id, user_id, day_n);
-
--- A stored day and a new day with the same key are merged (sums, the earlier first open, the
--- later last event, the time lists one after the other); the other days, nearly all of them (125
--- of 134k at 1M users), pass through. A join pairs them: grouping every day with its array
--- aggregates took 0.6 s there.
-with merged as (
-    select coalesce(o.app_id, n.app_id) as app_id, coalesce(o.user_id, n.user_id) as user_id,
-           coalesce(o.day_n, n.day_n) as day_n,
-           coalesce(o.opens, 0) + coalesce(n.opens, 0) as opens,
-           coalesce(o.active, false) or coalesce(n.active, false) as active,
-           coalesce(o.revenue_usd, 0) + coalesce(n.revenue_usd, 0) as revenue_usd,
-           coalesce(o.purchases, 0) + coalesce(n.purchases, 0) as purchases,
-           coalesce(o.invites, 0) + coalesce(n.invites, 0) as invites,
-           least(o.first_open_at, n.first_open_at) as first_open_at,
-           array_cat(o.regular_open_times, n.regular_open_times) as regular_open_times,
-           array_cat(o.purchase_times, n.purchase_times) as purchase_times,
-           greatest(o.last_event_at, n.last_event_at) as last_event_at,
-           exists (select 1 from delta_general_users g
-                   where g.app_id = coalesce(o.app_id, n.app_id) and g.user_id = coalesce(o.user_id, n.user_id)) as general
-    from delta_old_days o
-    full join delta_new_days n on n.app_id = o.app_id and n.user_id = o.user_id and n.day_n = o.day_n
-), general_days as (
-    insert into scope_user_days
-    select app_id, user_id, day_n, opens, active, revenue_usd, purchases, invites, first_open_at,
-           regular_open_times, purchase_times, last_event_at
-    from merged where general
-)
-insert into delta_fast_days
-select app_id, user_id, day_n, opens, active, revenue_usd, purchases, invites, first_open_at,
-       regular_open_times, purchase_times, last_event_at
-from merged where not general;
-
--- The new days go into int_user_days: a day already stored (its row is in delta_old_days, which
--- holds every stored day of the general users and the days the fast users' new days fall on) is
--- updated, the others inserted without a conflict probe (an upsert searches the index twice per
--- row: 0.85 s for 87k days at 1M users, against 0.65 s for the insert and under 0.08 s for the
--- update).
-update int_user_days as d
-set opens = d.opens + n.opens,
-    active = d.active or n.active,
-    revenue_usd = d.revenue_usd + n.revenue_usd,
-    purchases = d.purchases + n.purchases,
-    invites = d.invites + n.invites,
-    first_open_at = least(d.first_open_at, n.first_open_at),
-    regular_open_times = array_cat(d.regular_open_times, n.regular_open_times),
-    purchase_times = array_cat(d.purchase_times, n.purchase_times),
-    last_event_at = greatest(d.last_event_at, n.last_event_at)
-from delta_new_days n
-join delta_old_days o on o.app_id = n.app_id and o.user_id = n.user_id and o.day_n = n.day_n
-where d.app_id = n.app_id and d.user_id = n.user_id and d.day_n = n.day_n;
-
-insert into int_user_days
-select n.* from delta_new_days n
-where not exists (
-    select 1 from delta_old_days o where o.app_id = n.app_id and o.user_id = n.user_id and o.day_n = n.day_n)
-order by n.app_id, n.user_id, n.day_n;
+insert into scope_user_state
+select o.app_id, o.user_id,
+       least(o.first_open_at, a.first_open_at),
+       o.regular_opens + coalesce(a.regular_opens, 0),
+       least(o.first_purchase_day, a.first_purchase_day),
+       greatest(o.last_active_day, a.last_active_day),
+       o.invites_sent + coalesce(a.invites_sent, 0),
+       merge_day_lists(o.active_days, coalesce(a.active_days, '{}')),
+       merge_day_lists(o.purchase_days, coalesce(a.purchase_days, '{}')),
+       merge_time_lists(o.regular_open_times, coalesce(a.regular_open_times, '{}')),
+       merge_time_lists(o.purchase_times, coalesce(a.purchase_times, '{}'))
+from delta_general_users g
+join delta_old_facts o on o.app_id = g.app_id and o.user_id = g.user_id
+left join new_activity a on a.app_id = g.app_id and a.user_id = g.user_id;
 
 -- Probed per user through raw_steps_by_user (offset 0 keeps the planner from scanning every step
 -- row: 0.6 s at 700k steps for 17k users, against 0.1 s probed).
@@ -246,6 +182,3 @@ cross join lateral (
     offset 0
 ) st
 group by g.app_id, g.user_id;
-
-analyze scope_user_days (app_id, user_id, day_n);
-analyze delta_fast_days (app_id, user_id, day_n);

@@ -60,7 +60,8 @@ with window_users as (
            first_purchase_at, first_purchase_day, regular_opens, regular_at, funnel_open_at,
            funnel_onboarded_at, funnel_regular_at, funnel_purchase_at, invites_sent,
            last_active_day, inviter_user_id, inviter_network, inviter_cohort_date,
-           inviter_installed_at, counts_for_kfactor
+           inviter_installed_at, counts_for_kfactor, active_days, purchase_days, regular_open_times,
+           purchase_times
     from probed
 )
 insert into delta_users (app_id, user_id, fact_row)

@@ -4,8 +4,9 @@
 -- window, last active day, and the default funnel's step times. Funnel steps each come after the
 -- previous one: first open and onboarding within the window from install, regular user once both
 -- onboarding and the R-th open happened, first purchase after that within the purchase window.
--- Grain: one row per (app_id, user_id). Reads: scope_installs, scope_user_days, scope_onboarding,
--- compute_settings. Writes funnel_fact_changes too.
+-- The facts keep the user's state (active and purchase days, regular-window open times, purchase
+-- times) for later folds. Grain: one row per (app_id, user_id). Reads: scope_installs,
+-- scope_user_state, scope_onboarding, compute_settings. Writes funnel_fact_changes too.
 -- The funnel side of every deleted and written row goes to funnel_fact_changes (see
 -- funnel_points.sql), except in a rebuild of all history (funnel.fact_changes = off).
 with gone as (
@@ -38,40 +39,16 @@ from gone f;
 
 with settings as (
     select * from compute_settings where app_id = ''
-), per_user as (
-    select d.app_id, d.user_id,
-           min(d.first_open_at) as first_open_at,
-           coalesce(sum(d.opens) filter (where d.day_n between 1 and s.regular_days), 0) as regular_opens,
-           min(d.day_n) filter (where d.purchases > 0) as first_purchase_day,
-           coalesce(max(d.day_n) filter (where d.active), 0) as last_active_day,
-           coalesce(sum(d.invites) filter (where d.day_n < s.kfactor_window_days), 0) as invites_sent
-    from scope_user_days d
-    cross join settings s
-    group by d.user_id, d.app_id
-), open_lists as (
-    select d.app_id, d.user_id, array_agg(t order by t) as times
-    from scope_user_days d
-    cross join lateral unnest(d.regular_open_times) as t
-    group by d.user_id, d.app_id
-), purchase_lists as (
-    select d.app_id, d.user_id, array_agg(t order by t) as times
-    from scope_user_days d
-    cross join lateral unnest(d.purchase_times) as t
-    group by d.user_id, d.app_id
 ), base as (
-    select si.*, pu.first_open_at, coalesce(pu.regular_opens, 0) as regular_opens,
-           pu.first_purchase_day, coalesce(pu.last_active_day, 0) as last_active_day,
-           coalesce(pu.invites_sent, 0) as invites_sent,
-           case when coalesce(pu.regular_opens, 0) >= s.regular_opens then ol.times[s.regular_opens] end as regular_at,
-           pl.times as purchase_times,
+    select si.*, st.first_open_at, st.regular_opens, st.first_purchase_day, st.last_active_day,
+           st.invites_sent, st.active_days, st.purchase_days, st.regular_open_times, st.purchase_times,
+           case when st.regular_opens >= s.regular_opens then st.regular_open_times[s.regular_opens] end as regular_at,
            ob.step_times,
            make_interval(days => s.window_days) as step_window,
            make_interval(days => s.purchase_window_days) as purchase_window
     from scope_installs si
     cross join settings s
-    left join per_user pu on pu.app_id = si.app_id and pu.user_id = si.user_id
-    left join open_lists ol on ol.app_id = si.app_id and ol.user_id = si.user_id
-    left join purchase_lists pl on pl.app_id = si.app_id and pl.user_id = si.user_id
+    join scope_user_state st on st.app_id = si.app_id and st.user_id = si.user_id
     left join scope_onboarding ob on ob.app_id = si.app_id and ob.user_id = si.user_id
 ), with_open as (
     select b.*,
@@ -92,7 +69,8 @@ with settings as (
         app_id, user_id, cohort_date, installed_at, network, campaign, country, platform, acquisition,
         installs, referrer_user_id, invite_id, first_open_at, onboarded_at, first_purchase_at,
         first_purchase_day, regular_opens, regular_at, funnel_open_at, funnel_onboarded_at,
-        funnel_regular_at, funnel_purchase_at, invites_sent, last_active_day)
+        funnel_regular_at, funnel_purchase_at, invites_sent, last_active_day, active_days, purchase_days,
+        regular_open_times, purchase_times)
     select w.app_id, w.user_id, w.cohort_date, w.installed_at, w.network, w.campaign, w.country, w.platform,
            case when w.referrer_user_id is not null or w.invite_id is not null then 'viral'
                 when lower(w.network) = 'organic' then 'organic'
@@ -102,7 +80,8 @@ with settings as (
            w.funnel_regular_at,
            (select min(t) from unnest(w.purchase_times) as t
              where t >= w.funnel_regular_at and t < w.installed_at + w.purchase_window),
-           w.invites_sent, w.last_active_day
+           w.invites_sent, w.last_active_day, w.active_days, w.purchase_days, w.regular_open_times,
+           w.purchase_times
     from with_regular w
     returning *
 )

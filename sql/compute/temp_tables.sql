@@ -3,8 +3,9 @@
 -- per user of those cohorts; scope_user_days one row per (app_id, user_id, day_n) with activity;
 -- scope_onboarding one row per user with onboarding step times; the fold's and the funnel's
 -- tables below.
--- Reads: int_user_facts, int_user_days, int_cohort_day_rollup, int_funnel_points, fct_retention
--- (their column lists only).
+-- scope_user_state one row per user whose facts are (re)built, with what int_user_facts.sql
+-- derives them from. Reads: int_user_facts, int_cohort_day_rollup, int_funnel_points,
+-- fct_retention (their column lists only).
 
 create temp table compute_scope (
     app_id      text not null,
@@ -40,6 +41,25 @@ create temp table scope_user_days (
     regular_open_times timestamptz[],
     purchase_times     timestamptz[],
     last_event_at      timestamptz
+) on commit drop;
+
+-- scope_user_state: what int_user_facts.sql derives each user's facts from: their activity
+-- summed over their days (from scope_user_days in a rebuild, int_scope_user_state.sql; from the
+-- stored facts and the new days in a fold, delta_user_days.sql), the days they were active and
+-- bought on, their open times on days 1..D and their purchase times (each list sorted).
+create temp table scope_user_state (
+    app_id             text          not null,
+    user_id            text          not null,
+    first_open_at      timestamptz,
+    regular_opens      integer       not null,
+    first_purchase_day integer,
+    last_active_day    integer       not null,
+    invites_sent       integer       not null,
+    active_days        integer[]     not null,
+    purchase_days      integer[]     not null,
+    regular_open_times timestamptz[] not null,
+    purchase_times     timestamptz[] not null,
+    primary key (app_id, user_id)
 ) on commit drop;
 
 create temp table scope_onboarding (
@@ -98,16 +118,21 @@ create temp table delta_users (
 ) on commit drop;
 
 -- delta_fact_changes: what the new days change in the facts of the fast delta users (see
--- delta_fast_facts.sql), by facts row.
+-- delta_fast_facts.sql), by facts row: the new days' activity, and the days and times they add
+-- to the user's state (sorted).
 create temp table delta_fact_changes (
-    fact_row           tid         not null,
-    installs           integer     not null,
-    regular_opens      integer     not null,
+    fact_row           tid           not null,
+    installs           integer       not null,
+    regular_opens      integer       not null,
     first_purchase_day integer,
     first_purchase_at  timestamptz,
     funnel_purchase_at timestamptz,
-    invites_sent       integer     not null,
-    last_active_day    integer
+    invites_sent       integer       not null,
+    last_active_day    integer,
+    active_days        integer[]     not null,
+    purchase_days      integer[]     not null,
+    regular_open_times timestamptz[] not null,
+    purchase_times     timestamptz[] not null
 ) on commit drop;
 
 -- delta_general_users: the delta users whose facts need their whole history (see
@@ -122,13 +147,8 @@ create temp table delta_old_facts (like int_user_facts) on commit drop;
 
 create temp table delta_new_facts (like int_user_facts) on commit drop;
 
-create temp table delta_old_days (like int_user_days) on commit drop;
-
-create temp table delta_new_days (like int_user_days) on commit drop;
-
--- delta_fast_days: the merged days of the delta users outside delta_general_users, only those the
--- rollups compare (scope_user_days holds the general users' full histories).
-create temp table delta_fast_days (like int_user_days) on commit drop;
+-- delta_new_days: what the window's rows add to each delta user's days, as scope_user_days.
+create temp table delta_new_days (like scope_user_days) on commit drop;
 
 create temp table held_scope (like compute_scope) on commit drop;
 

@@ -14,8 +14,9 @@ public import PostgresClient
 ///
 /// Rows of loaded ingest files that no run has folded in yet (the window) need no dirty mark:
 /// new installs and changed installs put their cohorts in the scope, and the other rows are
-/// folded into the stored days of the users they belong to, with the rollups updated by the
-/// difference (`delta_rollups.sql`), so adding a day costs what that day holds, not the history.
+/// folded into the facts of the users they belong to (which keep the days they were active and
+/// bought on, and their open and purchase times), with the rollups updated by the difference
+/// (`delta_rollups.sql`), so adding a day costs what that day holds, not the history.
 public struct ComputeEngine: Sendable {
     public static let lockKey = AdvisoryLockKey("funnel.compute")
 
@@ -130,8 +131,9 @@ public struct ComputeEngine: Sendable {
     }
 
     /// Folds the window's rows into the users they touch outside the scope's cohorts (see
-    /// `delta_users.sql`): their days and facts are updated (most from the new days alone, see
-    /// `delta_user_days.sql`) and the rollups get the difference. Returns the number of users folded.
+    /// `delta_users.sql`): their facts, which keep the state a fold needs, are updated from the new
+    /// days alone (`delta_user_days.sql`) and the rollups get the difference. Returns the number of
+    /// users folded.
     private func fold(_ connection: PostgresConnection) throws -> Int {
         var folded = 0
         try timed("delta_users") {
@@ -147,7 +149,7 @@ public struct ComputeEngine: Sendable {
         try connection.execute("insert into held_scope select * from compute_scope; truncate compute_scope")
         try timed("delta_user_days") { try connection.execute(SQLCatalog.text("compute/delta_user_days.sql")) }
         // User-defined funnels read the raw events of every delta user; then the facts: most
-        // from the new days alone, the general users' from all their days.
+        // updated in place, the general users' derived again from their state.
         try timed("int_user_funnel_steps") { try evaluateCustomFunnels(connection) }
         for step in ["delta_fast_facts", "int_user_facts", "int_user_facts_inviters"] {
             try timed(step) { try connection.execute(SQLCatalog.text("compute/\(step).sql")) }
@@ -173,7 +175,7 @@ public struct ComputeEngine: Sendable {
             try connection.execute(SQLCatalog.text("compute/int_scope_installs.sql"))
         }
         let users = try connection.query("select count(*) from scope_installs").scalar(Int.self)
-        for step in ["int_scope_user_days", wholeHistory ? "int_user_days_full" : "int_user_days", "int_user_facts"] {
+        for step in ["int_scope_user_days", "int_scope_user_state", "int_user_facts"] {
             try timed(step) { try connection.execute(SQLCatalog.text("compute/\(step).sql")) }
         }
         // Facts rewritten in bulk need fresh statistics before the inviter lookup joins them; a

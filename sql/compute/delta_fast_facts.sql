@@ -60,7 +60,9 @@ join delta_old_facts o on o.app_id = u.app_id and o.user_id = u.user_id
 left join activity a on a.app_id = u.app_id and a.user_id = u.user_id
 left join open_times ot on ot.app_id = u.app_id and ot.user_id = u.user_id
 left join purchases p on p.app_id = u.app_id and p.user_id = u.user_id
-where a.user_id is not null or u.installs <> o.installs;
+where a.user_id is not null or u.installs <> o.installs
+-- in the order of the rows, which the update below then visits page after page
+order by du.fact_row;
 
 -- Each row is updated where it lies (delta_users.fact_row): hashing the changes against a scan of
 -- every user's facts read the whole table (1M rows) for 70k updates.

@@ -83,6 +83,9 @@ with settings as (
            w.invites_sent, w.last_active_day, w.active_days, w.purchase_days, w.regular_open_times,
            w.purchase_times
     from with_regular w
+    -- in key order, so a fold's probes of the returning users (in key order too) read the pages
+    -- one after another rather than each at random
+    order by w.app_id, w.user_id
     returning *
 )
 insert into funnel_fact_changes

@@ -77,8 +77,9 @@ with updated as (
         funnel_purchase_at = least(f.funnel_purchase_at, c.funnel_purchase_at),
         invites_sent = f.invites_sent + c.invites_sent,
         last_active_day = greatest(f.last_active_day, c.last_active_day),
-        -- the lists as merge_day_lists and merge_time_lists do it, written out: a call to either
-        -- function costs more than the update of the row (0.6 s for 32k rows)
+        -- the lists merged as merge_day_lists and merge_time_lists (migration 0049) do it, written
+        -- out: PostgreSQL does not inline them (the sort in their last branch is a subquery), and
+        -- a call cost about 2.7 us against 0.5 us here (355k rows: 0.97 s against 0.16-0.21 s)
         active_days = case
             when cardinality(c.active_days) = 0 then f.active_days
             when cardinality(f.active_days) = 0 or f.active_days[cardinality(f.active_days)] < c.active_days[1]

@@ -70,9 +70,9 @@ create temp table scope_onboarding (
 ) on commit drop;
 
 -- The incremental fold: compute_window the loaded ingest files not yet folded in; delta_users
--- the computed users those files touch outside the rebuilt cohorts, with their facts and days as
--- they were before the fold and the days the files add to; held_scope keeps compute_scope aside while the fold runs;
--- spend_scope the spend dates the files touch.
+-- the computed users those files touch outside the rebuilt cohorts, with their facts as they were
+-- before the fold (delta_old_facts) and the days the files add to (delta_new_days); held_scope
+-- keeps compute_scope aside while the fold runs; spend_scope the spend dates the files touch.
 create temp table compute_window (
     file_id bigint primary key
 ) on commit drop;

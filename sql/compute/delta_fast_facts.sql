@@ -1,49 +1,20 @@
 -- delta_fast_facts: updates the facts of the delta users outside delta_general_users from the
 -- new days alone, then leaves only the general users in scope_installs (int_user_facts.sql
--- rebuilds theirs from all their days). For these users the new days cannot move the first open,
--- the regular-user moment or the onboarding, hence neither the funnel's first three steps; what
--- they can move has a closed form: reinstalls (counted in scope_installs) set the installs,
--- opens in the regular window and invites in the k-factor window add up, the last active day
--- is the later one, the first purchase the earlier one, and the funnel's purchase step is the
--- earlier of the known one and the first new purchase inside its window after the (unchanged)
--- regular-user step. The new days and times are added to the lists the facts keep.
+-- derives theirs from their state, delta_general_users.sql). For these users the new days cannot
+-- move the first open, the regular-user moment or the onboarding, hence neither the funnel's
+-- first three steps; what they can move has a closed form: reinstalls (counted in
+-- scope_installs) set the installs, opens in the regular window and invites in the k-factor
+-- window add up, the last active day is the later one, the first purchase the earlier one, and
+-- the funnel's purchase step is the earlier of the known one and the first new purchase inside
+-- its window after the (unchanged) regular-user step. The new days and times are added to the
+-- lists the facts keep.
 -- Grain: int_user_facts one row per (app_id, user_id) updated in place, and the updated rows in
 -- delta_new_facts (and in funnel_fact_changes when their funnel purchase step moved).
--- Reads: scope_installs, delta_new_days, delta_general_users, delta_users, delta_old_facts,
--- compute_settings. Writes delta_fact_changes (a working table) on the way.
+-- Reads: scope_installs, scope_user_activity (the new days summed per user, user_activity.sql),
+-- delta_general_users, delta_users, delta_old_facts, compute_settings. Writes delta_fact_changes
+-- (a working table) on the way.
 with settings as (
     select * from compute_settings where app_id = ''
-), fast_days as (
-    select n.*
-    from delta_new_days n
-    where not exists (
-        select 1 from delta_general_users g where g.app_id = n.app_id and g.user_id = n.user_id)
-), activity as (
-    select d.app_id, d.user_id,
-           coalesce(sum(d.opens) filter (where d.day_n between 1 and s.regular_days), 0) as regular_opens,
-           min(d.day_n) filter (where d.purchases > 0) as first_purchase_day,
-           max(d.day_n) filter (where d.active) as last_active_day,
-           coalesce(sum(d.invites) filter (where d.day_n < s.kfactor_window_days), 0) as invites_sent,
-           coalesce(array_agg(d.day_n order by d.day_n) filter (where d.active), '{}') as active_days,
-           coalesce(array_agg(d.day_n order by d.day_n) filter (where d.purchases > 0), '{}') as purchase_days
-    from fast_days d
-    cross join settings s
-    group by d.app_id, d.user_id
-), open_times as (
-    select d.app_id, d.user_id, array_agg(t order by t) as times
-    from fast_days d
-    cross join lateral unnest(d.regular_open_times) as t
-    group by d.app_id, d.user_id
-), purchases as (
-    select d.app_id, d.user_id, min(t) as first_purchase_at,
-           min(t) filter (where t >= o.funnel_regular_at
-                            and t < o.installed_at + make_interval(days => s.purchase_window_days)) as funnel_purchase_at,
-           array_agg(t order by t) as times
-    from fast_days d
-    cross join lateral unnest(d.purchase_times) as t
-    join delta_old_facts o on o.app_id = d.app_id and o.user_id = d.user_id
-    cross join settings s
-    group by d.app_id, d.user_id
 ), fast_users as (
     select si.app_id, si.user_id, si.installs
     from scope_installs si
@@ -51,15 +22,20 @@ with settings as (
         select 1 from delta_general_users g where g.app_id = si.app_id and g.user_id = si.user_id)
 )
 insert into delta_fact_changes
-select du.fact_row, u.installs, coalesce(a.regular_opens, 0), a.first_purchase_day, p.first_purchase_at,
-       p.funnel_purchase_at, coalesce(a.invites_sent, 0), a.last_active_day, coalesce(a.active_days, '{}'),
-       coalesce(a.purchase_days, '{}'), coalesce(ot.times, '{}'), coalesce(p.times, '{}')
+select du.fact_row, u.installs, coalesce(a.regular_opens, 0), a.first_purchase_day, a.first_purchase_at,
+       -- the first new purchase inside the funnel's window after its (unchanged) regular-user step
+       case when cardinality(a.purchase_times) > 0 then (
+           select min(t) from unnest(a.purchase_times) as t
+           where t >= o.funnel_regular_at
+             and t < o.installed_at + make_interval(days => s.purchase_window_days)) end,
+       coalesce(a.invites_sent, 0), a.last_active_day, coalesce(a.active_days, '{}'),
+       coalesce(a.purchase_days, '{}'), coalesce(a.regular_open_times, '{}'),
+       coalesce(a.purchase_times, '{}')
 from fast_users u
 join delta_users du on du.app_id = u.app_id and du.user_id = u.user_id
 join delta_old_facts o on o.app_id = u.app_id and o.user_id = u.user_id
-left join activity a on a.app_id = u.app_id and a.user_id = u.user_id
-left join open_times ot on ot.app_id = u.app_id and ot.user_id = u.user_id
-left join purchases p on p.app_id = u.app_id and p.user_id = u.user_id
+cross join settings s
+left join scope_user_activity a on a.app_id = u.app_id and a.user_id = u.user_id
 where a.user_id is not null or u.installs <> o.installs
 -- in the order of the rows, which the update below then visits page after page
 order by du.fact_row;

@@ -45,8 +45,8 @@ create temp table scope_user_days (
 
 -- scope_user_state: what int_user_facts.sql derives each user's facts from: their activity
 -- summed over their days (from scope_user_days in a rebuild, int_scope_user_state.sql; from the
--- stored facts and the new days in a fold, delta_user_days.sql), the days they were active and
--- bought on, their open times on days 1..D and their purchase times (each list sorted).
+-- stored facts and the new days in a fold, delta_general_users.sql), the days they were active
+-- and bought on, their open times on days 1..D and their purchase times (each list sorted).
 create temp table scope_user_state (
     app_id             text          not null,
     user_id            text          not null,
@@ -54,6 +54,25 @@ create temp table scope_user_state (
     regular_opens      integer       not null,
     first_purchase_day integer,
     last_active_day    integer       not null,
+    invites_sent       integer       not null,
+    active_days        integer[]     not null,
+    purchase_days      integer[]     not null,
+    regular_open_times timestamptz[] not null,
+    purchase_times     timestamptz[] not null,
+    primary key (app_id, user_id)
+) on commit drop;
+
+-- scope_user_activity: each user's activity summed over a set of their days (user_activity.sql):
+-- all their days in a rebuild, the window's new days in a fold. Lists sorted; no row for a user
+-- without days.
+create temp table scope_user_activity (
+    app_id             text          not null,
+    user_id            text          not null,
+    first_open_at      timestamptz,
+    regular_opens      integer       not null,
+    first_purchase_day integer,
+    first_purchase_at  timestamptz,
+    last_active_day    integer,
     invites_sent       integer       not null,
     active_days        integer[]     not null,
     purchase_days      integer[]     not null,
@@ -135,8 +154,8 @@ create temp table delta_fact_changes (
     purchase_times     timestamptz[] not null
 ) on commit drop;
 
--- delta_general_users: the delta users whose facts need their whole history (see
--- delta_user_days.sql); the others' facts are updated from the new days alone.
+-- delta_general_users: the delta users whose facts are derived again from their state (see
+-- delta_general_users.sql); the others' facts are updated from the new days alone.
 create temp table delta_general_users (
     app_id  text not null,
     user_id text not null,

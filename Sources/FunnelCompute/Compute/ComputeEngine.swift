@@ -148,6 +148,8 @@ public struct ComputeEngine: Sendable {
         defer { _ = try? connection.execute("set local enable_mergejoin = on") }
         try connection.execute("insert into held_scope select * from compute_scope; truncate compute_scope")
         try timed("delta_user_days") { try connection.execute(SQLCatalog.text("compute/delta_user_days.sql")) }
+        try timed("user_activity") { try sumActivity(connection, of: .newDays) }
+        try timed("delta_general_users") { try connection.execute(SQLCatalog.text("compute/delta_general_users.sql")) }
         // User-defined funnels read the raw events of every delta user; then the facts: most
         // updated in place, the general users' derived again from their state.
         try timed("int_user_funnel_steps") { try evaluateCustomFunnels(connection) }
@@ -175,7 +177,9 @@ public struct ComputeEngine: Sendable {
             try connection.execute(SQLCatalog.text("compute/int_scope_installs.sql"))
         }
         let users = try connection.query("select count(*) from scope_installs").scalar(Int.self)
-        for step in ["int_scope_user_days", "int_scope_user_state", "int_user_facts"] {
+        try timed("int_scope_user_days") { try connection.execute(SQLCatalog.text("compute/int_scope_user_days.sql")) }
+        try timed("user_activity") { try sumActivity(connection, of: .allDays) }
+        for step in ["int_scope_user_state", "int_user_facts"] {
             try timed(step) { try connection.execute(SQLCatalog.text("compute/\(step).sql")) }
         }
         // Facts rewritten in bulk need fresh statistics before the inviter lookup joins them; a
@@ -197,6 +201,20 @@ public struct ComputeEngine: Sendable {
         try connection.execute("set local enable_sort = on")
         try timed("compute_state") { try connection.execute(SQLCatalog.text("compute/compute_state.sql")) }
         return users
+    }
+
+    /// The days `user_activity.sql` sums per user: every day of the scope's users (a rebuild) or
+    /// the days a fold's window adds.
+    private enum ActivityDays: String {
+        case allDays = "scope_user_days"
+        case newDays = "delta_new_days"
+    }
+
+    /// Fills `scope_user_activity` from one of the two day tables; the table name comes from
+    /// `ActivityDays`, never from input.
+    private func sumActivity(_ connection: PostgresConnection, of days: ActivityDays) throws {
+        let template = SQLCatalog.text("compute/user_activity.sql")
+        try connection.execute(template.replacingOccurrences(of: "{{days}}", with: days.rawValue))
     }
 
     /// Brings the default funnel's points and exact medians (migration 0043) up to date: from

@@ -22,7 +22,8 @@ with settings as (
         select 1 from delta_general_users g where g.app_id = si.app_id and g.user_id = si.user_id)
 )
 insert into delta_fact_changes
-select du.fact_row, u.installs, coalesce(a.regular_opens, 0), a.first_purchase_day, a.first_purchase_at,
+select du.fact_row, u.installs, coalesce(a.regular_opens, 0), a.first_purchase_day,
+       a.purchase_times[1], -- the lists are sorted: the first new purchase
        -- the first new purchase inside the funnel's window after its (unchanged) regular-user step
        case when cardinality(a.purchase_times) > 0 then (
            select min(t) from unnest(a.purchase_times) as t

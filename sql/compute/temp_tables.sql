@@ -63,23 +63,9 @@ create temp table scope_user_state (
 ) on commit drop;
 
 -- scope_user_activity: each user's activity summed over a set of their days (user_activity.sql):
--- all their days in a rebuild, the window's new days in a fold. Lists sorted; no row for a user
--- without days.
-create temp table scope_user_activity (
-    app_id             text          not null,
-    user_id            text          not null,
-    first_open_at      timestamptz,
-    regular_opens      integer       not null,
-    first_purchase_day integer,
-    first_purchase_at  timestamptz,
-    last_active_day    integer,
-    invites_sent       integer       not null,
-    active_days        integer[]     not null,
-    purchase_days      integer[]     not null,
-    regular_open_times timestamptz[] not null,
-    purchase_times     timestamptz[] not null,
-    primary key (app_id, user_id)
-) on commit drop;
+-- all their days in a rebuild, the window's new days in a fold; the columns of scope_user_state.
+-- No row for a user without days.
+create temp table scope_user_activity (like scope_user_state including all) on commit drop;
 
 create temp table scope_onboarding (
     app_id     text          not null,

@@ -83,9 +83,9 @@ struct BenchComputeCommand: ParsableCommand {
         started = Date()
         try connection.execute("vacuum analyze")
         let checkpointed = Self.checkpoint(connection)
-        print(String(format: "  vacuum analyze%@:   %7.2f s  (untimed: what autovacuum%@ after a rebuild, before the next day)",
-                     checkpointed ? ", checkpoint" : "", Date().timeIntervalSince(started),
-                     checkpointed ? " and the checkpointer do" : " does; no CHECKPOINT privilege"))
+        print(String(format: "  vacuum analyze:   %7.2f s  (untimed, %@: what autovacuum%@ after a rebuild, before the next day)",
+                     Date().timeIntervalSince(started), checkpointed ? "then a checkpoint" : "no CHECKPOINT privilege",
+                     checkpointed ? " and the checkpointer do" : " does"))
 
         let newDay = try connection.query("select ($1::date + $2::integer)::text", [firstDay, history]).scalar(String.self)
         started = Date()

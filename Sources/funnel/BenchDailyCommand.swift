@@ -126,9 +126,9 @@ struct BenchDailyCommand: ParsableCommand {
         started = Date()
         try connection.execute("vacuum analyze")
         let checkpointed = BenchComputeCommand.checkpoint(connection)
-        Self.say(String(format: "  vacuum analyze%@: %.2f s  (what autovacuum%@ between two daily runs)",
-                        checkpointed ? ", checkpoint" : "", Date().timeIntervalSince(started),
-                        checkpointed ? " and the checkpointer do" : " does; no CHECKPOINT privilege"))
+        Self.say(String(format: "  vacuum analyze: %.2f s  (%@: what autovacuum%@ between two daily runs)",
+                        Date().timeIntervalSince(started), checkpointed ? "then a checkpoint" : "no CHECKPOINT privilege",
+                        checkpointed ? " and the checkpointer do" : " does"))
 
         Self.say("daily run (timed): the last day \(cutoff) as funnel run does it")
         let runStarted = Date()

@@ -12,7 +12,8 @@ struct BenchDailyTests {
                                                environment: ["DATABASE_URL": settings.conninfo])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let out = outcome.stdout
-        for line in ["split at 2024-05-05", "history (untimed", "daily run (timed): the last day 2024-05-05",
+        for line in ["split at 2024-05-05", "history (untimed", "(then a checkpoint: what autovacuum and the checkpointer do",
+                     "daily run (timed): the last day 2024-05-05",
                      "  ingest:", "  compute:", "  report:", "  total:", "DuckDB baseline: skipped (--no-duckdb)",
                      "users (cohort members)"] {
             #expect(out.contains(line), "\(line) in:\n\(out)")
@@ -20,6 +21,13 @@ struct BenchDailyTests {
         #expect(out.range(of: #"report: +[0-9.]+ s +\(11 files"#, options: .regularExpression) != nil, "every report format written")
         let admin = try settings.connect()
         #expect(try admin.query("select count(*) from pg_database where datname like 'funnel_bench_daily_%'").scalar(Int.self) == 0)
+    }
+
+    @Test("the DuckDB baseline must run at least once")
+    func duckDBRunsValidated() throws {
+        let outcome = try FunnelExecutable.run(["bench", "daily", "--duckdb-runs", "0"])
+        #expect(outcome.status == 2, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("--duckdb-runs must be at least 1"), "\(outcome.stderr)")
     }
 
     @Test("without a Python that has duckdb it says how to get one and still succeeds")

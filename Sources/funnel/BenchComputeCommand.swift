@@ -116,15 +116,15 @@ struct BenchComputeCommand: ParsableCommand {
         }
     }
 
-    /// The same connection settings pointed at another database on the same server.
     /// Writes out what the untimed preparation dirtied (a vacuum of every table), as the
-    /// checkpointer would long have done before the next day's run; otherwise the timed run shares
+    /// checkpointer would long have done before the next day's run; otherwise the timed run can share
     /// the disk with that write-out (`bench daily` without it: the day's ingest 15.1 s in one run,
     /// against 3.1-3.7 s after a checkpoint). Needs superuser or pg_checkpoint; false without.
     static func checkpoint(_ connection: PostgresConnection) -> Bool {
         (try? connection.execute("checkpoint")) != nil
     }
 
+    /// The same connection settings pointed at another database on the same server.
     static func conninfo(_ conninfo: String, database: String) -> String {
         if conninfo.hasPrefix("postgres://") || conninfo.hasPrefix("postgresql://"),
            var components = URLComponents(string: conninfo) {

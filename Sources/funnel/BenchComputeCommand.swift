@@ -117,9 +117,9 @@ struct BenchComputeCommand: ParsableCommand {
     }
 
     /// Writes out what the untimed preparation dirtied (a vacuum of every table), as the
-    /// checkpointer would long have done before the next day's run; otherwise the timed run can share
-    /// the disk with that write-out (`bench daily` without it: the day's ingest 15.1 s in one run,
-    /// against 3.1-3.7 s after a checkpoint). Needs superuser or pg_checkpoint; false without.
+    /// checkpointer would long have done before the next day's run; otherwise the timed run can
+    /// share the disk with that write-out (`bench daily` without it: the day's ingest 15.1 s in one
+    /// run, against 3.1-3.7 s after a checkpoint). Needs superuser or pg_checkpoint; false without.
     static func checkpoint(_ connection: PostgresConnection) -> Bool {
         (try? connection.execute("checkpoint")) != nil
     }

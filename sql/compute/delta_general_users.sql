@@ -1,6 +1,6 @@
--- delta_general_users: which delta users need their facts derived again (delta_general_users),
--- the state they are derived from (scope_user_state) and their onboarding times
--- (scope_onboarding). The others' facts follow from the new days alone (delta_fast_facts.sql):
+-- delta_general_users: which delta users need their facts derived again (delta_general_users) and
+-- the state they are derived from (scope_user_state); scope_onboarding.sql then finds their
+-- onboarding times. The others' facts follow from the new days alone (delta_fast_facts.sql):
 -- a later open, purchase or invite only moves counters, minimums and maximums and adds to the
 -- lists the facts keep. The general users are those whose default-funnel steps may move: a first
 -- open earlier than the one known, regular-window opens that may change who is regular and when,
@@ -8,10 +8,9 @@
 -- activity (scope_user_activity, user_activity.sql over delta_new_days) added, and
 -- int_user_facts.sql derives their facts from it.
 -- Grain: one row per general user in each. Reads: scope_user_activity, delta_old_facts,
--- delta_users, scope_installs, compute_window, raw_steps, compute_settings.
+-- delta_users, compute_window, raw_steps.
 truncate delta_general_users;
 truncate scope_user_state;
-truncate scope_onboarding;
 
 -- The lists are sorted: their first element is the earliest new time.
 insert into delta_general_users (app_id, user_id)
@@ -45,18 +44,3 @@ select o.app_id, o.user_id,
 from delta_general_users g
 join delta_old_facts o on o.app_id = g.app_id and o.user_id = g.user_id
 left join scope_user_activity a on a.app_id = g.app_id and a.user_id = g.user_id;
-
--- Probed per user through raw_steps_by_user (offset 0 keeps the planner from scanning every step
--- row: 0.6 s at 700k steps for 17k users, against 0.1 s probed).
-insert into scope_onboarding
-select g.app_id, g.user_id, array_agg(st.occurred_at order by st.occurred_at)
-from delta_general_users g
-join scope_installs si on si.app_id = g.app_id and si.user_id = g.user_id
-cross join (select onboarding_step from compute_settings where app_id = '') s
-cross join lateral (
-    select x.occurred_at from raw_steps x
-    where x.app_id = g.app_id and x.user_id = g.user_id and x.step = s.onboarding_step
-      and x.occurred_at >= si.installed_at
-    offset 0
-) st
-group by g.app_id, g.user_id;

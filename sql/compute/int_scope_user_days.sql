@@ -1,12 +1,10 @@
 -- int_scope_user_days: what each scope user did on each day after install: opens, whether they
 -- were active (install day, an open, or an attribution partner's retention row), revenue in USD
 -- times the revenue share, purchases, invites sent, and the event times later steps need.
--- Events before the install moment are ignored. Also the onboarding-step times of scope users.
--- Grain: scope_user_days one row per (app_id, user_id, day_n); scope_onboarding one row per
--- user. Reads: scope_installs, raw_opens, raw_retention, raw_purchases, raw_invites, raw_steps,
--- currency_rates, compute_settings, compute_scope (its size).
+-- Events before the install moment are ignored.
+-- Grain: one row per (app_id, user_id, day_n). Reads: scope_installs, raw_opens, raw_retention,
+-- raw_purchases, raw_invites, currency_rates, compute_settings.
 truncate scope_user_days;
-truncate scope_onboarding;
 
 with settings as (
     select * from compute_settings where app_id = ''
@@ -64,31 +62,5 @@ from events e
 cross join settings s
 where e.day_n >= 0
 group by e.user_id, e.day_n, e.app_id, s.regular_days;
-
--- As for the installs (int_scope_installs.sql): a few cohort days probe raw_steps_by_user per
--- user, a wider scope scans the steps.
-insert into scope_onboarding
-select st.app_id, st.user_id, array_agg(st.occurred_at order by st.occurred_at)
-from (
-    select st.app_id, st.user_id, st.occurred_at
-    from raw_steps st
-    join scope_installs si on si.app_id = st.app_id and si.user_id = st.user_id
-    cross join (select onboarding_step from compute_settings where app_id = '') s
-    where st.step = s.onboarding_step
-      and st.occurred_at >= si.installed_at
-      and (select count(*) from compute_scope) > 7
-    union all
-    select si.app_id, si.user_id, st.occurred_at
-    from scope_installs si
-    cross join (select onboarding_step from compute_settings where app_id = '') s
-    cross join lateral (
-        select x.occurred_at from raw_steps x
-        where x.app_id = si.app_id and x.user_id = si.user_id and x.step = s.onboarding_step
-          and x.occurred_at >= si.installed_at
-        offset 0
-    ) st
-    where (select count(*) from compute_scope) <= 7
-) st
-group by st.user_id, st.app_id;
 
 analyze scope_user_days;

@@ -151,9 +151,9 @@ public struct ComputeEngine: Sendable {
         try timed("user_activity") { try sumActivity(connection, of: .newDays) }
         try timed("delta_general_users") { try connection.execute(SQLCatalog.text("compute/delta_general_users.sql")) }
         // User-defined funnels read the raw events of every delta user; then the facts: most
-        // updated in place, the general users' derived again from their state.
+        // updated in place, the general users' derived again from their state and onboarding.
         try timed("int_user_funnel_steps") { try evaluateCustomFunnels(connection) }
-        for step in ["delta_fast_facts", "int_user_facts", "int_user_facts_inviters"] {
+        for step in ["delta_fast_facts", "scope_onboarding", "int_user_facts", "int_user_facts_inviters"] {
             try timed(step) { try connection.execute(SQLCatalog.text("compute/\(step).sql")) }
         }
         // As for the cohort rebuild's rollups: hashing the contributions by their six or seven
@@ -179,7 +179,7 @@ public struct ComputeEngine: Sendable {
         let users = try connection.query("select count(*) from scope_installs").scalar(Int.self)
         try timed("int_scope_user_days") { try connection.execute(SQLCatalog.text("compute/int_scope_user_days.sql")) }
         try timed("user_activity") { try sumActivity(connection, of: .allDays) }
-        for step in ["int_scope_user_state", "int_user_facts"] {
+        for step in ["int_scope_user_state", "scope_onboarding", "int_user_facts"] {
             try timed(step) { try connection.execute(SQLCatalog.text("compute/\(step).sql")) }
         }
         // Facts rewritten in bulk need fresh statistics before the inviter lookup joins them; a

@@ -416,9 +416,12 @@ struct TruthRecoveryTests {
         #expect(data.networks["organic"]?.verdict == "n/a")
     }
 
-    @Test("report: observed vs truth table (always passes; read the output)")
+    @Test("fct_networks names exactly truth.json's networks and 'all', which the tests above cover; prints observed vs truth")
     func table() throws {
         let data = try dataSet()
+        let truthNetworks = Set(data.truth.networks.map(\.installNetworkValue))
+        #expect(Set(data.networks.keys) == truthNetworks.union(["all"]), "fct_networks: \(data.networks.keys.sorted())")
+        #expect(Set(reportedNetworks) == truthNetworks, "the tests above check \(reportedNetworks), truth.json has \(truthNetworks.sorted())")
         var lines = ["network     | installs | CPI obs/real/plant | D1 obs/real/plant | D7 obs/real/plant | LTV7 obs/real/plant | LTV30 obs/real/plant | D180 proj [low,high] plant | regular obs/real/plant | k obs/real | verdict obs/plant"]
         for network in reportedNetworks {
             guard let row = data.networks[network] else { continue }

@@ -1,5 +1,6 @@
 import FunnelCompute
 import FunnelCore
+import FunnelSQL
 import PostgresClient
 import Testing
 
@@ -116,6 +117,7 @@ struct FunnelAndIncrementalTests {
         var config = FunnelConfiguration()
         config.funnels = [FunnelDefinition(name: "buyers", steps: ["open", "purchase"], order: .any, windowDays: 3,
                                            exclusions: ["invite"])]
+        config.kFactorWindowDays = 5 // so that cohorts of the 20 days mature and fct_kfactor has rows to compare
         try f.compute(config)
         // New day plus late rows for old cohorts, marked dirty as the loader would.
         try SyntheticData.insert(into: f.connection, app: "app", users: 60, firstDay: "2024-03-21", days: 1, seed: 2)
@@ -145,7 +147,10 @@ struct FunnelAndIncrementalTests {
                      "fct_cpi", "fct_kfactor", "fct_networks", "int_funnel_points", "int_funnel_medians",
                      "int_network_day_rollup"]
         var before: [String: [String]] = [:]
-        for mart in marts { before[mart] = try f.snapshot(mart) }
+        for mart in marts {
+            before[mart] = try f.snapshot(mart)
+            #expect(before[mart]?.isEmpty == false, "\(mart) is empty, so comparing it would prove nothing")
+        }
         #expect(try f.int("select count(*) from fct_retention") ?? 0 > 100)
         // The kept medians equal the ones sorted from every user's facts; the network day rollup
         // is the day rollup summed.
@@ -168,6 +173,7 @@ struct FunnelAndIncrementalTests {
         var config = FunnelConfiguration()
         config.funnels = [FunnelDefinition(name: "buyers", steps: ["open", "purchase"], order: .any, windowDays: 3,
                                            exclusions: ["invite"])]
+        config.kFactorWindowDays = 5 // so that cohorts of the 20 days mature and fct_kfactor has rows to compare
         let history = try SyntheticData.registerFile(f.connection, name: "history.csv")
         try SyntheticData.insert(into: f.connection, app: "app", users: 400, firstDay: "2024-03-01", days: 20, seed: 1,
                                  fileID: history)
@@ -210,7 +216,10 @@ struct FunnelAndIncrementalTests {
                      "fct_cpi", "fct_kfactor", "fct_networks", "int_funnel_points", "int_funnel_medians",
                      "int_network_day_rollup"]
         var before: [String: [String]] = [:]
-        for mart in marts { before[mart] = try f.snapshot(mart) }
+        for mart in marts {
+            before[mart] = try f.snapshot(mart)
+            #expect(before[mart]?.isEmpty == false, "\(mart) is empty, so comparing it would prove nothing")
+        }
         #expect(try f.snapshot("fct_funnel") == f.snapshot("funnel_steps(null, null, null)"))
         let again = try f.compute(config)
         #expect(again.usersRebuilt == 0)
@@ -238,5 +247,43 @@ struct FunnelAndIncrementalTests {
         let summary = try f.compute(full: true)
         #expect(summary.failedChecks.isEmpty)
         #expect(summary.cohortDaysRebuilt >= 15)
+    }
+
+    @Test("each invariant check reports a row that breaks its invariant, and only that check does")
+    func checksCatchBrokenRows() throws {
+        let f = try ComputeFixture()
+        try SyntheticData.insert(into: f.connection, app: "app", users: 300, firstDay: "2024-03-01", days: 15, seed: 3)
+        #expect(try f.compute(full: true).failedChecks.isEmpty)
+        let engine = ComputeEngine(configuration: FunnelConfiguration())
+        // The checks as a run makes them: inside its transaction, whose temp tables name what it
+        // wrote (the facts check reads only the users of the run's scope). Rolled back after.
+        func failedChecks(after breakage: String) throws -> [String] {
+            try f.connection.execute("begin")
+            defer { _ = try? f.connection.execute("rollback") }
+            try f.connection.execute(SQLCatalog.text("compute/temp_tables.sql"))
+            try f.connection.execute(breakage)
+            return try engine.failedChecks(f.connection)
+        }
+        #expect(try failedChecks(after: "select 1").isEmpty)
+        let breakages: [(check: String, sql: String)] = [
+            ("checks/cohort_rollup_counts.sql",
+             "update int_cohort_rollup set openers = installs + 1 where ctid = (select min(ctid) from int_cohort_rollup)"),
+            ("checks/funnel_steps_monotone.sql",
+             "update fct_funnel set conversion_from_previous = 1.5 where ctid = (select min(ctid) from fct_funnel)"),
+            ("checks/money_defined.sql",
+             "update fct_networks set verdict = 'maybe' where ctid = (select min(ctid) from fct_networks)"),
+            ("checks/retention_bounds.sql",
+             "update fct_retention set retained = cohort_size + 1 where ctid = (select min(ctid) from fct_retention)"),
+            ("checks/user_facts_consistent.sql", """
+                update int_user_facts set first_open_at = installed_at - interval '1 hour'
+                where ctid = (select min(ctid) from int_user_facts);
+                insert into compute_scope (app_id, cohort_date)
+                select app_id, cohort_date from int_user_facts where first_open_at < installed_at;
+                """),
+        ]
+        for breakage in breakages {
+            #expect(try failedChecks(after: breakage.sql) == [breakage.check])
+        }
+        #expect(try failedChecks(after: "select 1").isEmpty, "the rollbacks left the data as it was")
     }
 }

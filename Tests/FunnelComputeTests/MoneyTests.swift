@@ -23,9 +23,12 @@ struct MoneyTests {
         #expect(try f.double("select ctr \(row)", ["2024-03-01", "adnova"]) == 0.02)
         #expect(try f.double("select ipm \(row)", ["2024-03-01", "adnova"]) == 0.4)
         // pixelreach spent 0: CPI undefined. clickstorm spent 50 with no installs: undefined too.
-        #expect(try f.double("select cpi \(row)", ["2024-03-01", "pixelreach"]) == nil)
-        #expect(try f.double("select cpi \(row)", ["2024-03-02", "clickstorm"]) == nil)
-        #expect(try f.double("select cpi \(row)", ["2024-03-01", "organic"]) == nil)
+        // Each row is there, with its CPI null (the helper also gives nil for a missing row).
+        for (date, network) in [("2024-03-01", "pixelreach"), ("2024-03-02", "clickstorm"), ("2024-03-01", "organic")] {
+            #expect(try f.int("select count(*) \(row) and cpi is null", [date, network]) == 1, "\(network) on \(date)")
+        }
+        #expect(try f.double("select spend \(row)", ["2024-03-01", "pixelreach"]) == 0)
+        #expect(try f.double("select spend \(row)", ["2024-03-02", "clickstorm"]) == 50)
         // The day's total: paid installs a1..a4 and p1 = 5, all installs 7. CPI 100 / 5 = 20, blended 100 / 7.
         #expect(try f.double("select cpi \(row)", ["2024-03-01", "all"]) == 20)
         #expect(try f.double("select blended_cpi \(row)", ["2024-03-01", "all"]) == 100.0 / 7)

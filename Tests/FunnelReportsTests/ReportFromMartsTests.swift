@@ -65,6 +65,11 @@ struct ReportFromMartsTests {
         #expect(report.cpi.isEmpty)
         #expect(report.funnel.isEmpty)
         #expect(report.scope.notes.contains { $0.contains("--from/--to") })
+        // The fixture's only cohort and spend date, inside the range, are all there.
+        let included = try ReportFixture.handComputed().report(ReportRequest(from: "2024-03-01", to: "2024-03-01"))
+        #expect(included.retention.contains { $0.mode == "classic" && $0.network == "all" && $0.day == 1 && $0.rate == 0.25 })
+        #expect(included.cpi.contains { $0.date == "2024-03-01" && $0.network == "adnova" && $0.cpi == 5 })
+        #expect(included.funnel.first { $0.stepIndex == 0 }?.users == 4)
     }
 
     @Test("--from/--to compute the funnel from those install cohorts' users only, medians included")
@@ -109,6 +114,15 @@ struct ReportFromMartsTests {
         let files = Dictionary(uniqueKeysWithValues: CSVRenderer.render(report).map { ($0.name, $0.contents) })
         let networks = try #require(files["networks.csv"])
         #expect(networks.contains("\r\nadnova,2,2,10,5,"))
+        // Data ends on 03-05, so day 7 and day 30 of the 03-01 cohort are immature: LTV and ROAS
+        // there are empty cells, not 0. (The columns checked all come before the quoted reason.)
+        let lines = networks.components(separatedBy: "\r\n")
+        let header = lines[0].components(separatedBy: ",")
+        let adnova = try #require(lines.first { $0.hasPrefix("adnova,") }).components(separatedBy: ",")
+        for column in ["ltv_d7", "ltv_d30", "roas_d7", "roas_d30"] {
+            let index = try #require(header.firstIndex(of: column), "networks.csv has no \(column) column")
+            #expect(adnova[index] == "", "\(column) of adnova is '\(adnova[index])'")
+        }
         let retention = try #require(files["retention.csv"])
         #expect(retention.contains("classic,2024-03-01,all,4,1,1,0.25\r\n"))
     }

@@ -5,17 +5,39 @@ import TestSupport
 
 @Suite("The funnel command line")
 struct CLITests {
-    @Test("--help lists the commands, and every command has its own help")
+    /// The subcommands of `Funnel` (Sources/funnel/Funnel.swift), in declaration order, and those
+    /// of its command groups.
+    static let commands = ["generate", "db", "migrate", "ingest", "worker", "compute", "report", "demo", "run", "bench"]
+    static let groups = [("db", ["start", "stop", "status", "url"]), ("bench", ["generate", "ingest", "compute", "daily"])]
+
+    /// The command names a help text lists under SUBCOMMANDS (description continuation lines and
+    /// the closing "See 'funnel help ...'" hint left out).
+    static func listedSubcommands(_ help: String) -> [String] {
+        let lines = help.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let start = lines.firstIndex(of: "SUBCOMMANDS:") else { return [] }
+        return lines[(start + 1)...].prefix { !$0.isEmpty }.compactMap { line in
+            guard line.hasPrefix("  "), let first = line.dropFirst(2).first, first != " " else { return nil }
+            return String(line.dropFirst(2).prefix { $0 != " " })
+        }
+    }
+
+    @Test("--help lists every command, and every command has its own help")
     func help() throws {
         let root = try FunnelExecutable.run(["--help"])
         #expect(root.status == 0)
-        for command in ["db", "migrate", "bench"] {
-            #expect(root.stdout.contains(command), "\(command) is listed")
+        #expect(Self.listedSubcommands(root.stdout) == Self.commands, "\(root.stdout)")
+        var commandPaths = Self.commands.map { [$0] }
+        for (group, subcommands) in Self.groups {
+            let help = try FunnelExecutable.run(["help", group])
+            #expect(Self.listedSubcommands(help.stdout) == subcommands, "\(group): \(help.stdout)")
+            commandPaths += subcommands.map { [group, $0] }
         }
-        for command in [["db", "start"], ["db", "stop"], ["db", "status"], ["db", "url"], ["migrate"]] {
+        for command in commandPaths {
             let help = try FunnelExecutable.run(["help"] + command)
-            #expect(help.status == 0)
-            #expect(help.stdout.contains("USAGE: funnel \(command.joined(separator: " "))"), "\(command)")
+            #expect(help.status == 0, "\(command): \(help.stderr)")
+            let usage = "USAGE: funnel \(command.joined(separator: " "))"
+            #expect(help.stdout.split(separator: "\n").contains { $0 == usage || $0.hasPrefix(usage + " ") },
+                    "\(command): \(help.stdout)")
         }
     }
 

@@ -20,6 +20,7 @@ struct FrictionStatisticsTests {
     func benjaminiHochbergHandExample() {
         let q = BenjaminiHochberg.adjusted([0.01, 0.04, 0.03, 0.20, 0.005])
         let expected = [0.025, 0.05, 0.05, 0.2, 0.025]
+        #expect(q.count == expected.count, "\(q)")
         #expect(zip(q, expected).allSatisfy { abs($0 - $1) < 1e-12 }, "\(q)")
         #expect(BenjaminiHochberg.adjusted([]).isEmpty)
     }

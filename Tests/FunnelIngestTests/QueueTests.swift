@@ -2,6 +2,7 @@ import Foundation
 import FunnelCore
 import FunnelIngest
 import PostgresClient
+import TestSupport
 import Testing
 
 @Suite("Ingest queue and workers")
@@ -30,6 +31,7 @@ struct QueueTests {
         let fileIDs = try enqueue(db, paths)
         let group = DispatchGroup()
         let stop = StopFlag()
+        let errors = Locked<[any Error]>([])
         for index in 0..<2 {
             group.enter()
             let settings = db.settings
@@ -38,10 +40,16 @@ struct QueueTests {
                 let worker = IngestWorker(settings: settings, workerID: "test-worker-\(index)",
                                           options: WorkerOptions(leaseSeconds: 30, pollSeconds: 0.05),
                                           stop: stop, logger: LoaderFixture.quietLogger)
-                try? worker.run(among: fileIDs)
+                do {
+                    try worker.run(among: fileIDs)
+                } catch {
+                    errors.withLock { $0.append(error) }
+                }
             }.start()
         }
         group.wait()
+        let workerErrors = errors.withLock { $0 }
+        #expect(workerErrors.isEmpty, "workers failed: \(workerErrors)")
         #expect(try db.rows("select distinct status, attempts::text from ingest_files") == [["loaded", "1"]])
         #expect(try db.count("select count(*) from raw_opens") == 8 * 50 + 1)
         #expect(try db.count("select sum(rows_loaded)::bigint from ingest_files") == 8 * 50 + 1)

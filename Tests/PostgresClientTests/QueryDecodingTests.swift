@@ -74,8 +74,13 @@ struct QueryDecodingTests {
         #expect(try row.decode(PostgresDate.self, at: 5).description == "2024-02-29")
         #expect(try row.decode(String.self, at: 6) == "it's \"quoted\"")
         #expect(try row.decode(String.self, at: 7) == #"{"k": "v"}"#)
-        #expect(try connection.query("select array_length($1::text[], 1), ($1::text[])[2]", [["a,b", "c\"d", "e\\f"]])[0]
-            .decode(String.self, at: 1) == "c\"d")
+        let array = ["a,b", "c\"d", "e\\f"]
+        let elements = try connection.query(
+            "select array_length($1::text[], 1), ($1::text[])[1], ($1::text[])[2], ($1::text[])[3]", [array])[0]
+        #expect(try elements.decode(Int.self, at: 0) == array.count)
+        #expect(try elements.decode(String.self, at: 1) == "a,b")
+        #expect(try elements.decode(String.self, at: 2) == "c\"d")
+        #expect(try elements.decode(String.self, at: 3) == "e\\f")
         #expect(try row.decode(Int?.self, at: 9) == nil)
     }
 

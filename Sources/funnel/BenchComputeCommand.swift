@@ -82,10 +82,9 @@ struct BenchComputeCommand: ParsableCommand {
 
         started = Date()
         try connection.execute("vacuum analyze")
-        let checkpointed = Self.checkpoint(connection)
-        print(String(format: "  vacuum analyze:   %7.2f s  (untimed, %@: what autovacuum%@ after a rebuild, before the next day)",
-                     Date().timeIntervalSince(started), checkpointed ? "then a checkpoint" : "no CHECKPOINT privilege",
-                     checkpointed ? " and the checkpointer do" : " does"))
+        let prepared = Self.checkpointAfterPreparation(connection)
+        print(String(format: "  vacuum analyze:   %7.2f s  (untimed, %@ after a rebuild, before the next day)",
+                     Date().timeIntervalSince(started), prepared))
 
         let newDay = try connection.query("select ($1::date + $2::integer)::text", [firstDay, history]).scalar(String.self)
         started = Date()
@@ -122,6 +121,13 @@ struct BenchComputeCommand: ParsableCommand {
     /// run, against 3.1-3.7 s after a checkpoint). Needs superuser or pg_checkpoint; false without.
     static func checkpoint(_ connection: PostgresConnection) -> Bool {
         (try? connection.execute("checkpoint")) != nil
+    }
+
+    /// Checkpoints after a bench's untimed preparation and says, for its log line, what that
+    /// stands for: what autovacuum and the checkpointer do, or autovacuum alone without the privilege.
+    static func checkpointAfterPreparation(_ connection: PostgresConnection) -> String {
+        checkpoint(connection) ? "then a checkpoint: what autovacuum and the checkpointer do"
+                               : "no CHECKPOINT privilege: what autovacuum does"
     }
 
     /// The same connection settings pointed at another database on the same server.

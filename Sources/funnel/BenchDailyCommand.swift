@@ -125,10 +125,8 @@ struct BenchDailyCommand: ParsableCommand {
                      historyCompute.compute.mode, historyCompute.compute.cohortDaysRebuilt, historyCompute.compute.usersRebuilt))
         started = Date()
         try connection.execute("vacuum analyze")
-        let checkpointed = BenchComputeCommand.checkpoint(connection)
-        Self.say(String(format: "  vacuum analyze: %.2f s  (%@: what autovacuum%@ between two daily runs)",
-                        Date().timeIntervalSince(started), checkpointed ? "then a checkpoint" : "no CHECKPOINT privilege",
-                        checkpointed ? " and the checkpointer do" : " does"))
+        let prepared = BenchComputeCommand.checkpointAfterPreparation(connection)
+        Self.say(String(format: "  vacuum analyze: %.2f s  (%@ between two daily runs)", Date().timeIntervalSince(started), prepared))
 
         Self.say("daily run (timed): the last day \(cutoff) as funnel run does it")
         let runStarted = Date()

@@ -43,8 +43,23 @@ struct EmbeddedClusterTests {
                 "select coalesce('lz4' = any(enumvals), false) from pg_settings where name = 'wal_compression'"
             ).scalar(Bool.self)
             #expect(try connection.query("show wal_compression").scalar(String.self) == (offersLZ4 ? "lz4" : "off"))
+            // A quarter of the memory for the buffers (pg_settings counts them in 8 kB blocks).
+            let buffersMB = try connection.query(
+                "select setting::bigint * 8 / 1024 from pg_settings where name = 'shared_buffers'"
+            ).scalar(Int.self)
+            #expect(buffersMB == EmbeddedCluster.sharedBuffersMegabytes(memoryBytes: EmbeddedCluster.availableMemoryBytes()))
             #expect(try PostgresConnection(connecting: cluster.url).query("select current_database()").scalar(String.self) == "funnel")
         }
+    }
+
+    @Test("shared_buffers is a quarter of the memory, between 128 MB and 8 GB")
+    func sharedBuffersFollowMemory() {
+        let gigabyte: UInt64 = 1 << 30
+        #expect(EmbeddedCluster.sharedBuffersMegabytes(memoryBytes: 24 * gigabyte) == 6144)
+        #expect(EmbeddedCluster.sharedBuffersMegabytes(memoryBytes: 2 * gigabyte) == 512)
+        #expect(EmbeddedCluster.sharedBuffersMegabytes(memoryBytes: gigabyte / 4) == 128)
+        #expect(EmbeddedCluster.sharedBuffersMegabytes(memoryBytes: 256 * gigabyte) == 8192)
+        #expect(EmbeddedCluster.availableMemoryBytes() >= 128 << 20)
     }
 
     @Test("a stale postmaster.pid naming a dead or unrelated process does not stop a start")

@@ -33,6 +33,11 @@ struct EmbeddedClusterTests {
             try PostgresConnection(connecting: cluster.conninfo).execute("create table kept (n int); insert into kept values (7)")
             #expect(try cluster.stop())
             #expect(cluster.status() == .stopped)
+            // With pg_prewarm, the pages the buffers held are recorded at shutdown, to be read back
+            // on the next start.
+            let recorded = FileManager.default.fileExists(
+                atPath: cluster.dataDirectory.appending(path: "autoprewarm.blocks").path)
+            #expect(recorded == (try PostgresBinaries.locate().hasModule("pg_prewarm")))
             #expect(try cluster.stop() == false)
             #expect(try cluster.start() == .started(initialized: false))
             let connection = try PostgresConnection(connecting: cluster.conninfo)
@@ -48,6 +53,12 @@ struct EmbeddedClusterTests {
                 "select setting::bigint * 8 / 1024 from pg_settings where name = 'shared_buffers'"
             ).scalar(Int.self)
             #expect(buffersMB == EmbeddedCluster.sharedBuffersMegabytes(memoryBytes: EmbeddedCluster.availableMemoryBytes()))
+            // pg_prewarm's autoprewarm whenever the server has the module.
+            let binaries = try PostgresBinaries.locate()
+            let hasPrewarm = binaries.hasModule("pg_prewarm")
+            // Debian's server package ships the contrib modules, so there it must be on.
+            if binaries.directory.path.hasPrefix("/usr/lib/postgresql/") { #expect(hasPrewarm) }
+            #expect(try connection.query("show shared_preload_libraries").scalar(String.self) == (hasPrewarm ? "pg_prewarm" : ""))
             #expect(try PostgresConnection(connecting: cluster.url).query("select current_database()").scalar(String.self) == "funnel")
         }
     }

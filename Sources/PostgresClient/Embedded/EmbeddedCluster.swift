@@ -106,7 +106,8 @@ public struct EmbeddedCluster: Sendable {
             }
             let walCompression = Self.fastestWALCompression(binaries: binaries, runner: runner, dataDirectory: dataDirectory)
             try writeServerSettings(account: account, walCompression: walCompression,
-                                    sharedBuffersMB: Self.sharedBuffersMegabytes(memoryBytes: Self.availableMemoryBytes()))
+                                    sharedBuffersMB: Self.sharedBuffersMegabytes(memoryBytes: Self.availableMemoryBytes()),
+                                    autoprewarm: binaries.hasModule("pg_prewarm"))
             try removeStaleLockFiles(logger: logger)
             logger.info("starting embedded PostgreSQL", metadata: ["cluster.directory": .string(directory.path)])
             let outcome = try runner.run(binaries.pgCtl, [
@@ -209,9 +210,15 @@ public struct EmbeddedCluster: Sendable {
     }
 
     /// Settings rewritten on every start, so a moved directory still finds its socket.
-    private func writeServerSettings(account: ServerAccount?, walCompression: String, sharedBuffersMB: Int) throws {
+    ///
+    /// With `autoprewarm`, `pg_prewarm` records which pages the buffers hold (every 5 minutes and
+    /// at shutdown) and reads them back after a start, so a restart does not leave the next run
+    /// to read the database from disk.
+    private func writeServerSettings(account: ServerAccount?, walCompression: String, sharedBuffersMB: Int,
+                                     autoprewarm: Bool) throws {
         let settings = """
-        # Written by funnel on every start of the embedded cluster; edit postgresql.conf instead.
+        # Written by funnel on every start of the embedded cluster; it overrides postgresql.conf.
+        # To override it, use ALTER SYSTEM (postgresql.auto.conf is read after this file).
         listen_addresses = ''
         port = \(Self.port)
         unix_socket_directories = '\(socketDirectory.path.replacingOccurrences(of: "'", with: "''"))'
@@ -222,6 +229,7 @@ public struct EmbeddedCluster: Sendable {
         max_wal_size = '4GB'
         checkpoint_timeout = '15min'
         wal_compression = \(walCompression)
+        \(autoprewarm ? "shared_preload_libraries = 'pg_prewarm'" : "")
         log_min_messages = warning
         log_line_prefix = '%m [%p] '
 

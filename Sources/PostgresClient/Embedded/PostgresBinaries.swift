@@ -8,6 +8,13 @@ public struct PostgresBinaries: Sendable {
     public var pgCtl: URL { directory.appending(path: "pg_ctl") }
     public var postgres: URL { directory.appending(path: "postgres") }
 
+    /// Whether the server's contrib module `name` is installed beside the programs (`../lib`, as
+    /// Debian's and PGDG's packages lay them out).
+    public func hasModule(_ name: String) -> Bool {
+        FileManager.default.fileExists(
+            atPath: directory.deletingLastPathComponent().appending(path: "lib/\(name).so").path)
+    }
+
     /// The usual install locations, searched after PATH.
     public static let installRoots = ["/usr/lib/postgresql", "/usr/local/lib/postgresql", "/usr"]
 

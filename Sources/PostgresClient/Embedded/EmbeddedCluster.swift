@@ -188,9 +188,9 @@ public struct EmbeddedCluster: Sendable {
     /// `shared_buffers` for a machine with `memoryBytes` of memory: a quarter of it, as the
     /// PostgreSQL manual suggests for a dedicated server, between 128 MB and 8 GB. Only the buffers
     /// PostgreSQL fills take memory. Buffers are the one cache a long-running server keeps: on
-    /// the project's machine the kernel drops file pages idle for a minute, so with 256 MB every
-    /// daily run read most of the database from disk (`funnel bench daily`
-    /// took 7.9 to 14.6 s at 300k users); with the database in the buffers it took 6.4 s.
+    /// the project's machine the kernel drops file pages idle for a minute, so with 256 MB a daily
+    /// run read most of the database from disk (`funnel bench daily` at 300k users: 7.9-14.6 s);
+    /// with the database in the buffers it took 6.4-8.5 s.
     public static func sharedBuffersMegabytes(memoryBytes: UInt64) -> Int {
         let quarter = Int(min(memoryBytes / 4 / 1_048_576, UInt64(Int.max)))
         return min(max(quarter, 128), 8192)

@@ -22,6 +22,11 @@ struct EmbeddedClusterTests {
 
     @Test("start creates the cluster once, stop stops it, and a restart keeps the data")
     func startStopRestart() throws {
+        // pg_prewarm's autoprewarm whenever the server has the module.
+        let binaries = try PostgresBinaries.locate()
+        let hasPrewarm = binaries.hasModule("pg_prewarm")
+        // Debian's server package ships the contrib modules, so there it must be on.
+        if binaries.directory.path.hasPrefix("/usr/lib/postgresql/") { #expect(hasPrewarm) }
         try withCluster { cluster in
             #expect(cluster.status() == .notInitialized)
             #expect(try cluster.start() == .started(initialized: true))
@@ -37,7 +42,7 @@ struct EmbeddedClusterTests {
             // on the next start.
             let recorded = FileManager.default.fileExists(
                 atPath: cluster.dataDirectory.appending(path: "autoprewarm.blocks").path)
-            #expect(recorded == (try PostgresBinaries.locate().hasModule("pg_prewarm")))
+            #expect(recorded == hasPrewarm)
             #expect(try cluster.stop() == false)
             #expect(try cluster.start() == .started(initialized: false))
             let connection = try PostgresConnection(connecting: cluster.conninfo)
@@ -53,11 +58,6 @@ struct EmbeddedClusterTests {
                 "select setting::bigint * 8 / 1024 from pg_settings where name = 'shared_buffers'"
             ).scalar(Int.self)
             #expect(buffersMB == EmbeddedCluster.sharedBuffersMegabytes(memoryBytes: EmbeddedCluster.availableMemoryBytes()))
-            // pg_prewarm's autoprewarm whenever the server has the module.
-            let binaries = try PostgresBinaries.locate()
-            let hasPrewarm = binaries.hasModule("pg_prewarm")
-            // Debian's server package ships the contrib modules, so there it must be on.
-            if binaries.directory.path.hasPrefix("/usr/lib/postgresql/") { #expect(hasPrewarm) }
             #expect(try connection.query("show shared_preload_libraries").scalar(String.self) == (hasPrewarm ? "pg_prewarm" : ""))
             #expect(try PostgresConnection(connecting: cluster.url).query("select current_database()").scalar(String.self) == "funnel")
         }

@@ -129,6 +129,9 @@ struct BenchDailyCommand: ParsableCommand {
         Self.say(String(format: "  vacuum analyze: %.2f s  (%@ between two daily runs)", Date().timeIntervalSince(started), prepared))
 
         Self.say("daily run (timed): the last day \(cutoff) as funnel run does it")
+        let server = CPUUsage.Server(serving: connection)
+        let serverCPUBefore = server?.seconds()
+        let ownCPUBefore = CPUUsage.processSeconds()
         let runStarted = Date()
         let loaded = try Self.load(split.lastDayFiles, with: ingest, logger: logger)
         let ingestSeconds = Date().timeIntervalSince(runStarted)
@@ -144,6 +147,8 @@ struct BenchDailyCommand: ParsableCommand {
         try FullReportWriter(settings: scratch).writeReports(into: reports, summary: summary)
         let reportSeconds = Date().timeIntervalSince(started)
         let dailySeconds = Date().timeIntervalSince(runStarted)
+        let ownCPU = CPUUsage.processSeconds() - ownCPUBefore
+        let serverCPU = server?.seconds().flatMap { after in serverCPUBefore.map { after - $0 } }
         let reportFiles = (try? FileManager.default.contentsOfDirectory(atPath: reports.path).count) ?? 0
         let frictionSeconds = daily.friction.map(\.seconds) ?? 0
         Self.say(String(format: "  ingest:   %8.2f s  (%d rows loaded from %d files)", ingestSeconds, loaded.rows, loaded.reports.count))
@@ -152,6 +157,15 @@ struct BenchDailyCommand: ParsableCommand {
                      daily.compute.seconds, frictionSeconds))
         Self.say(String(format: "  report:   %8.2f s  (%d files: text, CSV, HTML, JSON, run.json)", reportSeconds, reportFiles))
         Self.say(String(format: "  total:    %8.2f s", dailySeconds))
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        if let serverCPU {
+            let cpu = serverCPU + ownCPU
+            Self.say(String(format: "  cpu:      %8.2f s  (server %.2f s + funnel %.2f s: %.2f of %d cores busy on average; "
+                                + "the same work on %d cores kept busy: %.2f s)",
+                            cpu, serverCPU, ownCPU, cpu / dailySeconds, cores, cores, cpu / Double(cores)))
+        } else {
+            Self.say(String(format: "  cpu:      funnel %.2f s  (the server's is not known: it runs on another machine)", ownCPU))
+        }
         if !daily.compute.failedChecks.isEmpty {
             Self.say("warning: checks with offending rows: \(daily.compute.failedChecks.joined(separator: ", "))")
         }
@@ -173,6 +187,10 @@ struct BenchDailyCommand: ParsableCommand {
             let ratio = baseline.totalSeconds / dailySeconds
             Self.say(String(format: "daily run %.2f s vs DuckDB %.2f s = %.1fx %@ (target: several times faster)", dailySeconds,
                             baseline.totalSeconds, ratio >= 1 ? ratio : 1 / ratio, ratio >= 1 ? "faster" : "slower"))
+            if let serverCPU {
+                Self.say(String(format: "CPU: the daily run %.2f s (friction included) vs the DuckDB process %.2f s = %.1fx less",
+                                serverCPU + ownCPU, baseline.cpuSeconds, baseline.cpuSeconds / (serverCPU + ownCPU)))
+            }
             Self.say("the same numbers? (DuckDB from scratch over every file, funnel incrementally; DuckDB leaves friction out)")
         } else {
             Self.say("headline figures:")
@@ -261,6 +279,8 @@ struct BenchDailyCommand: ParsableCommand {
         var rowsLoaded: Int
         var headline: Headline
         var wallSeconds: Double = 0
+        /// The process's CPU time, Python's start and imports included.
+        var cpuSeconds: Double = 0
 
         enum CodingKeys: String, CodingKey {
             case duckdbVersion, threads, loadSeconds, querySeconds, totalSeconds, rowsLoaded, headline
@@ -289,12 +309,15 @@ struct BenchDailyCommand: ParsableCommand {
         var fastest: Baseline?
         for run in 1...duckdbRuns {
             let started = Date()
+            let childCPUBefore = CPUUsage.processSeconds(children: true)
             let outcome = try Self.runProcess(python, [script.path, directory.path, "--rates", rates], captureError: false)
             let wallSeconds = Date().timeIntervalSince(started)
             guard outcome.status == 0 else { throw CommandFailure("the DuckDB baseline failed (exit \(outcome.status))") }
             var baseline = try decoder.decode(Baseline.self, from: outcome.output)
             baseline.wallSeconds = wallSeconds
-            Self.say(String(format: "  DuckDB run %d of %d: %.2f s", run, duckdbRuns, baseline.totalSeconds))
+            baseline.cpuSeconds = CPUUsage.processSeconds(children: true) - childCPUBefore
+            Self.say(String(format: "  DuckDB run %d of %d: %.2f s  (the process: %.2f s, %.2f s of CPU)", run, duckdbRuns,
+                            baseline.totalSeconds, baseline.wallSeconds, baseline.cpuSeconds))
             if baseline.totalSeconds < fastest?.totalSeconds ?? .infinity { fastest = baseline }
         }
         return fastest

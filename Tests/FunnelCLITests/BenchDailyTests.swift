@@ -19,6 +19,13 @@ struct BenchDailyTests {
             #expect(out.contains(line), "\(line) in:\n\(out)")
         }
         #expect(out.range(of: #"report: +[0-9.]+ s +\(11 files"#, options: .regularExpression) != nil, "every report format written")
+        // The test cluster runs here, so the server's processor time is read too.
+        let cpu = try #require(out.firstMatch(of: /cpu: +([0-9.]+) s +\(server ([0-9.]+) s \+ funnel ([0-9.]+) s: ([0-9.]+) of ([0-9]+) cores busy/),
+                               "a cpu line with the server's share in:\n\(out)")
+        let (total, server, own) = (Double(cpu.1) ?? 0, Double(cpu.2) ?? 0, Double(cpu.3) ?? 0)
+        #expect(server > 0 && own > 0)
+        #expect(abs(total - server - own) <= 0.011, "the total is the server's plus ours")
+        #expect((Double(cpu.4) ?? .infinity) <= (Double(cpu.5) ?? 0) + 0.05, "no more cores busy than there are")
         let admin = try settings.connect()
         #expect(try admin.query("select count(*) from pg_database where datname like 'funnel_bench_daily_%'").scalar(Int.self) == 0)
     }

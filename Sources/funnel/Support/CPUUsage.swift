@@ -1,0 +1,60 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import PostgresClient
+
+/// Processor time, as `funnel bench daily` reads it to say how busy a run kept the cores: this
+/// process's (every thread), the DuckDB baseline's (a finished child process), and, when the
+/// database server runs on this machine, the server's: its postmaster, the children it has
+/// reaped (every backend that ended) and the children still running (the checkpointer, the WAL
+/// writer, open sessions). Linux only (`/proc`); elsewhere the server's time is unknown.
+struct CPUUsage {
+    /// User plus system seconds of this process, or of its finished children.
+    static func processSeconds(children: Bool = false) -> Double {
+        var usage = rusage()
+        getrusage(children ? RUSAGE_CHILDREN.rawValue : RUSAGE_SELF.rawValue, &usage)
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1_000_000 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    }
+
+    /// The server's processes on this machine, found from the backend serving `connection`
+    /// (its parent is the postmaster); nil when the server runs elsewhere.
+    struct Server {
+        let postmasterID: Int32
+
+        init?(serving connection: PostgresConnection) {
+            guard let backend = try? connection.query("select pg_backend_pid()").scalar(Int32.self),
+                  let fields = CPUUsage.statFields(of: backend), fields.count > 1, let parent = Int32(fields[1]),
+                  CPUUsage.command(of: backend) == "postgres", CPUUsage.command(of: parent) == "postgres"
+            else { return nil }
+            postmasterID = parent
+        }
+
+        /// User plus system seconds of the postmaster, its reaped children and its live ones;
+        /// nil once the postmaster is gone.
+        func seconds() -> Double? {
+            guard let own = CPUUsage.statFields(of: postmasterID), own.count > 14 else { return nil }
+            var ticks = [11, 12, 13, 14].reduce(0) { $0 + (Int(own[$1]) ?? 0) }
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+            for entry in entries {
+                guard let id = Int32(entry), id != postmasterID, let fields = CPUUsage.statFields(of: id),
+                      fields.count > 12, fields[1] == String(postmasterID) else { continue }
+                ticks += (Int(fields[11]) ?? 0) + (Int(fields[12]) ?? 0)
+            }
+            return Double(ticks) / Double(sysconf(Int32(_SC_CLK_TCK)))
+        }
+    }
+
+    /// The fields of `/proc/ID/stat` after the command name, from the state on (field 3 of
+    /// proc(5) is index 0: the parent is index 1, utime 11, stime 12, cutime 13, cstime 14).
+    static func statFields(of id: Int32) -> [Substring]? {
+        guard let text = try? String(contentsOfFile: "/proc/\(id)/stat", encoding: .utf8),
+              let close = text.lastIndex(of: ")") else { return nil }
+        return text[text.index(after: close)...].split(separator: " ")
+    }
+
+    static func command(of id: Int32) -> String? {
+        (try? String(contentsOfFile: "/proc/\(id)/comm", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}

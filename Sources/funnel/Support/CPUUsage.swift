@@ -32,17 +32,30 @@ struct CPUUsage {
         }
 
         /// User plus system seconds of the postmaster, its reaped children and its live ones;
-        /// nil once the postmaster is gone.
+        /// nil once the postmaster is gone. A child reaped while its siblings are read would be
+        /// counted twice or not at all, so the reading is taken again until the reaped children's
+        /// time did not move during it.
         func seconds() -> Double? {
-            guard let own = CPUUsage.statFields(of: postmasterID), own.count > 14 else { return nil }
-            var ticks = [11, 12, 13, 14].reduce(0) { $0 + (Int(own[$1]) ?? 0) }
-            let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-            for entry in entries {
-                guard let id = Int32(entry), id != postmasterID, let fields = CPUUsage.statFields(of: id),
-                      fields.count > 12, fields[1] == String(postmasterID) else { continue }
-                ticks += (Int(fields[11]) ?? 0) + (Int(fields[12]) ?? 0)
+            for _ in 0..<10 {
+                guard let before = postmasterTicks() else { return nil }
+                var ticks = before.own + before.reaped
+                let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+                for entry in entries {
+                    guard let id = Int32(entry), id != postmasterID, let fields = CPUUsage.statFields(of: id),
+                          fields.count > 12, fields[1] == String(postmasterID) else { continue }
+                    ticks += (Int(fields[11]) ?? 0) + (Int(fields[12]) ?? 0)
+                }
+                guard let after = postmasterTicks() else { return nil }
+                if after.reaped == before.reaped { return Double(ticks) / Double(sysconf(Int32(_SC_CLK_TCK))) }
             }
-            return Double(ticks) / Double(sysconf(Int32(_SC_CLK_TCK)))
+            return nil
+        }
+
+        /// The postmaster's own clock ticks and those of the children it has reaped.
+        private func postmasterTicks() -> (own: Int, reaped: Int)? {
+            guard let fields = CPUUsage.statFields(of: postmasterID), fields.count > 14 else { return nil }
+            let ticks = [11, 12, 13, 14].map { Int(fields[$0]) ?? 0 }
+            return (ticks[0] + ticks[1], ticks[2] + ticks[3])
         }
     }
 

@@ -130,14 +130,15 @@ struct BenchDailyCommand: ParsableCommand {
 
         Self.say("daily run (timed): the last day \(cutoff) as funnel run does it")
         let server = CPUUsage.Server(serving: connection)
-        let serverCPUBefore = server?.seconds()
-        let ownCPUBefore = CPUUsage.processSeconds()
+        let cpuAtStart = CPUUsage.Reading(server)
         let runStarted = Date()
         let loaded = try Self.load(split.lastDayFiles, with: ingest, logger: logger)
         let ingestSeconds = Date().timeIntervalSince(runStarted)
+        let cpuAfterIngest = CPUUsage.Reading(server)
         started = Date()
         let daily = try Self.compute(job, connection, alongside: scratch)
         let computeSeconds = Date().timeIntervalSince(started)
+        let cpuAfterCompute = CPUUsage.Reading(server)
         started = Date()
         var summary = BatchSummary(status: "completed", startedAt: runStarted, inbox: lastDay.path)
         summary.compute = daily.compute
@@ -147,24 +148,31 @@ struct BenchDailyCommand: ParsableCommand {
         try FullReportWriter(settings: scratch).writeReports(into: reports, summary: summary)
         let reportSeconds = Date().timeIntervalSince(started)
         let dailySeconds = Date().timeIntervalSince(runStarted)
-        let ownCPU = CPUUsage.processSeconds() - ownCPUBefore
-        let serverCPU = server?.seconds().flatMap { after in serverCPUBefore.map { after - $0 } }
+        let cpuAtEnd = CPUUsage.Reading(server)
+        let runCPU = cpuAtEnd.since(cpuAtStart)
+        // A part's processor time, for its line (empty when the server's is not known).
+        func processorTime(_ from: CPUUsage.Reading, _ to: CPUUsage.Reading) -> String {
+            to.since(from).map { String(format: "; %.2f s of processor time", $0.server + $0.own) } ?? ""
+        }
         let reportFiles = (try? FileManager.default.contentsOfDirectory(atPath: reports.path).count) ?? 0
         let frictionSeconds = daily.friction.map(\.seconds) ?? 0
-        Self.say(String(format: "  ingest:   %8.2f s  (%d rows loaded from %d files)", ingestSeconds, loaded.rows, loaded.reports.count))
-        Self.say(String(format: "  compute:  %8.2f s  (%@: %d cohort days, %d users; metrics %.2f s beside friction %.2f s)",
-                     computeSeconds, daily.compute.mode, daily.compute.cohortDaysRebuilt, daily.compute.usersRebuilt,
-                     daily.compute.seconds, frictionSeconds))
-        Self.say(String(format: "  report:   %8.2f s  (%d files: text, CSV, HTML, JSON, run.json)", reportSeconds, reportFiles))
+        Self.say(String(format: "  ingest:   %8.2f s  (%d rows loaded from %d files%@)", ingestSeconds, loaded.rows, loaded.reports.count,
+                        processorTime(cpuAtStart, cpuAfterIngest)))
+        Self.say(String(format: "  compute:  %8.2f s  (%@: %d cohort days, %d users; metrics %.2f s beside friction %.2f s%@)",
+                        computeSeconds, daily.compute.mode, daily.compute.cohortDaysRebuilt, daily.compute.usersRebuilt,
+                        daily.compute.seconds, frictionSeconds, processorTime(cpuAfterIngest, cpuAfterCompute)))
+        Self.say(String(format: "  report:   %8.2f s  (%d files: text, CSV, HTML, JSON, run.json%@)", reportSeconds, reportFiles,
+                        processorTime(cpuAfterCompute, cpuAtEnd)))
         Self.say(String(format: "  total:    %8.2f s", dailySeconds))
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        if let serverCPU {
-            let cpu = serverCPU + ownCPU
+        if let runCPU {
+            let cpu = runCPU.server + runCPU.own
             Self.say(String(format: "  cpu:      %8.2f s  (server %.2f s + funnel %.2f s: %.2f of %d cores busy on average; "
                                 + "the same work on %d cores kept busy: %.2f s)",
-                            cpu, serverCPU, ownCPU, cpu / dailySeconds, cores, cores, cpu / Double(cores)))
+                            cpu, runCPU.server, runCPU.own, cpu / dailySeconds, cores, cores, cpu / Double(cores)))
         } else {
-            Self.say(String(format: "  cpu:      funnel %.2f s  (the server's is not known: it runs on another machine)", ownCPU))
+            Self.say(String(format: "  cpu:      funnel %.2f s  (the server's is not known: it runs on another machine)",
+                            cpuAtEnd.own - cpuAtStart.own))
         }
         if !daily.compute.failedChecks.isEmpty {
             Self.say("warning: checks with offending rows: \(daily.compute.failedChecks.joined(separator: ", "))")
@@ -187,9 +195,10 @@ struct BenchDailyCommand: ParsableCommand {
             let ratio = baseline.totalSeconds / dailySeconds
             Self.say(String(format: "daily run %.2f s vs DuckDB %.2f s = %.1fx %@ (target: several times faster)", dailySeconds,
                             baseline.totalSeconds, ratio >= 1 ? ratio : 1 / ratio, ratio >= 1 ? "faster" : "slower"))
-            if let serverCPU {
+            if let runCPU {
+                let cpu = runCPU.server + runCPU.own
                 Self.say(String(format: "CPU: the daily run %.2f s (friction included) vs the DuckDB process %.2f s = %.1fx less",
-                                serverCPU + ownCPU, baseline.cpuSeconds, baseline.cpuSeconds / (serverCPU + ownCPU)))
+                                cpu, baseline.cpuSeconds, baseline.cpuSeconds / cpu))
             }
             Self.say("the same numbers? (DuckDB from scratch over every file, funnel incrementally; DuckDB leaves friction out)")
         } else {

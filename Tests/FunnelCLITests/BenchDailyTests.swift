@@ -26,6 +26,9 @@ struct BenchDailyTests {
         #expect(server > 0 && own > 0)
         #expect(abs(total - server - own) <= 0.011, "the total is the server's plus ours")
         #expect((Double(cpu.5) ?? 0) == Double(ProcessInfo.processInfo.activeProcessorCount))
+        let parts = out.matches(of: /([0-9.]+) s of processor time\)/).compactMap { Double($0.1) }
+        #expect(parts.count == 3, "ingest, compute and report each with their processor time in:\n\(out)")
+        #expect(abs(parts.reduce(0, +) - total) <= 0.031, "the parts add up to the run's processor time: \(parts) against \(total)")
         let admin = try settings.connect()
         #expect(try admin.query("select count(*) from pg_database where datname like 'funnel_bench_daily_%'").scalar(Int.self) == 0)
     }

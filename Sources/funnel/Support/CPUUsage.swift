@@ -18,6 +18,23 @@ struct CPUUsage {
         return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
 
+    /// The processor time used so far: the server's (nil when it runs elsewhere) and ours.
+    struct Reading {
+        let server: Double?
+        let own: Double
+
+        init(_ server: Server?) {
+            self.server = server?.seconds()
+            own = CPUUsage.processSeconds()
+        }
+
+        /// The time used since `earlier`, the server's and ours; nil when the server's is not known.
+        func since(_ earlier: Reading) -> (server: Double, own: Double)? {
+            guard let server, let before = earlier.server else { return nil }
+            return (server - before, own - earlier.own)
+        }
+    }
+
     /// The server's processes on this machine, found from the backend serving `connection`
     /// (its parent is the postmaster); nil when the server runs elsewhere.
     struct Server {

@@ -152,7 +152,7 @@ struct BenchDailyCommand: ParsableCommand {
         let runCPU = cpuAtEnd.since(cpuAtStart)
         // A part's processor time, for its line (empty when the server's is not known).
         func processorTime(_ from: CPUUsage.Reading, _ to: CPUUsage.Reading) -> String {
-            to.since(from).map { String(format: "; %.2f s of processor time", $0.server + $0.own) } ?? ""
+            to.since(from).map { String(format: "; %.2f s of processor time", $0.total) } ?? ""
         }
         let reportFiles = (try? FileManager.default.contentsOfDirectory(atPath: reports.path).count) ?? 0
         let frictionSeconds = daily.friction.map(\.seconds) ?? 0
@@ -166,12 +166,12 @@ struct BenchDailyCommand: ParsableCommand {
         Self.say(String(format: "  total:    %8.2f s", dailySeconds))
         let cores = ProcessInfo.processInfo.activeProcessorCount
         if let runCPU {
-            let cpu = runCPU.server + runCPU.own
             Self.say(String(format: "  cpu:      %8.2f s  (server %.2f s + funnel %.2f s: %.2f of %d cores busy on average; "
                                 + "the same work on %d cores kept busy: %.2f s)",
-                            cpu, runCPU.server, runCPU.own, cpu / dailySeconds, cores, cores, cpu / Double(cores)))
+                            runCPU.total, runCPU.server, runCPU.own, runCPU.total / dailySeconds, cores, cores,
+                            runCPU.total / Double(cores)))
         } else {
-            Self.say(String(format: "  cpu:      funnel %.2f s  (the server's is not known: it runs on another machine)",
+            Self.say(String(format: "  cpu:      funnel %.2f s  (the server's is not known: it runs on another machine, or its processes could not be read)",
                             cpuAtEnd.own - cpuAtStart.own))
         }
         if !daily.compute.failedChecks.isEmpty {
@@ -196,9 +196,8 @@ struct BenchDailyCommand: ParsableCommand {
             Self.say(String(format: "daily run %.2f s vs DuckDB %.2f s = %.1fx %@ (target: several times faster)", dailySeconds,
                             baseline.totalSeconds, ratio >= 1 ? ratio : 1 / ratio, ratio >= 1 ? "faster" : "slower"))
             if let runCPU {
-                let cpu = runCPU.server + runCPU.own
                 Self.say(String(format: "CPU: the daily run %.2f s (friction included) vs the DuckDB process %.2f s = %.1fx less",
-                                cpu, baseline.cpuSeconds, baseline.cpuSeconds / cpu))
+                                runCPU.total, baseline.cpuSeconds, baseline.cpuSeconds / runCPU.total))
             }
             Self.say("the same numbers? (DuckDB from scratch over every file, funnel incrementally; DuckDB leaves friction out)")
         } else {

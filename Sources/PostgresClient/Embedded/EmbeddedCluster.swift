@@ -359,7 +359,7 @@ public struct EmbeddedCluster: Sendable {
     }
 
     /// Whether `pid` is a live process named postgres (a server, not a recycled pid).
-    static func isPostgresProcess(_ pid: Int32) -> Bool {
+    public static func isPostgresProcess(_ pid: Int32) -> Bool {
         guard pid > 0, let name = try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8) else {
             return false
         }

@@ -28,11 +28,18 @@ struct CPUUsage {
             own = CPUUsage.processSeconds()
         }
 
-        /// The time used since `earlier`, the server's and ours; nil when the server's is not known.
-        func since(_ earlier: Reading) -> (server: Double, own: Double)? {
+        /// The time used since `earlier`; nil when the server's is not known.
+        func since(_ earlier: Reading) -> Used? {
             guard let server, let before = earlier.server else { return nil }
-            return (server - before, own - earlier.own)
+            return Used(server: server - before, own: own - earlier.own)
         }
+    }
+
+    /// Processor time used between two readings, the server's and ours.
+    struct Used {
+        let server: Double
+        let own: Double
+        var total: Double { server + own }
     }
 
     /// The server's processes on this machine, found from the backend serving `connection`
@@ -43,7 +50,7 @@ struct CPUUsage {
         init?(serving connection: PostgresConnection) {
             guard let backend = try? connection.query("select pg_backend_pid()").scalar(Int32.self),
                   let fields = CPUUsage.statFields(of: backend), fields.count > 1, let parent = Int32(fields[1]),
-                  CPUUsage.command(of: backend) == "postgres", CPUUsage.command(of: parent) == "postgres"
+                  EmbeddedCluster.isPostgresProcess(backend), EmbeddedCluster.isPostgresProcess(parent)
             else { return nil }
             postmasterID = parent
         }
@@ -82,9 +89,5 @@ struct CPUUsage {
         guard let text = try? String(contentsOfFile: "/proc/\(id)/stat", encoding: .utf8),
               let close = text.lastIndex(of: ")") else { return nil }
         return text[text.index(after: close)...].split(separator: " ")
-    }
-
-    static func command(of id: Int32) -> String? {
-        (try? String(contentsOfFile: "/proc/\(id)/comm", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

@@ -77,17 +77,17 @@ public struct ComputeJob: Sendable {
         return Result(compute: compute, friction: friction)
     }
 
-    /// Where friction must look when compute had nothing new: files compute folded in earlier
-    /// that friction never read (it was stopped in between); only the impact when the outcomes
-    /// were counted under another time zone or day rule than `settings` (the run rebuilds them);
-    /// nil when neither.
+    /// Where friction must look when compute had nothing new: the sessions touched by files
+    /// that friction never read (it was stopped in between, or runs beside the metrics); only the
+    /// impact when the outcomes were counted under another time zone or day rule than `settings`
+    /// (the run rebuilds them); nil when neither.
     static func unreadFrictionScope(_ connection: PostgresConnection, settings: FrictionSettings) throws -> FrictionScope? {
         let row = try connection.query(SQLCatalog.text("friction/unread_files.sql"),
                                        [settings.timeZone, settings.dayRule.sqlName])[0]
         guard try row.decode(Bool.self, at: 0) else {
-            return try row.decode(Bool.self, at: 2) ? .impactOnly : nil
+            return try row.decode(Bool.self, at: 1) ? .impactOnly : nil
         }
-        return try row.decode(PostgresDate?.self, at: 1).map { FrictionScope(from: $0) } ?? .impactOnly
+        return .newFiles
     }
 }
 

@@ -160,6 +160,53 @@ struct FrictionComputationTests {
         #expect(try connection.query("select users_hit from fct_friction_impact").scalar(Int.self) == 2)
     }
 
+    @Test("new files: the sessions they touch are judged on all their events, the rest keep their episodes, and a late first install moves the platform")
+    func newFilesScope() throws {
+        let connection = try TestCluster.freshDatabase(migrated: true).connect()
+        try FrictionFixtures.prepare(connection)
+        let dayOne = try SyntheticData.registerFile(connection, name: "day-1.csv")
+        let action: [Double] = [16, 424, 358, 50]
+        // u1's session spans midnight: the screen's layout comes on day 1, the keyboard that covers
+        // its button on day 2, in the next day's file.
+        try FrictionFixtures.install(connection, user: "u1", platform: "ios", fileID: dayOne)
+        try FrictionFixtures.ux(connection, user: "u1", seconds: 86_390, screen: "signup", type: "screen_view",
+                                action: action, fileID: dayOne)
+        // u2 and u3 hit a network error on day 1 and do nothing on day 2.
+        for user in ["u2", "u3"] {
+            try FrictionFixtures.install(connection, user: user, platform: "ios", fileID: dayOne)
+            try FrictionFixtures.ux(connection, user: user, seconds: 600, screen: "welcome", type: "network_error",
+                                    feedback: false, fileID: dayOne)
+        }
+        _ = try FrictionComputation().run(on: connection, scope: .newFiles, logger: logger)
+        func episodes() throws -> [String] {
+            try connection.query("""
+                select concat_ws('|', user_id, session_id, screen, friction_type, occurred_at, platform)
+                from fct_friction_episodes order by 1
+                """).map { try $0.decode(String.self, at: 0) }
+        }
+        #expect(try episodes().map { $0.prefix(2) } == ["u2", "u3"])
+
+        let dayTwo = try SyntheticData.registerFile(connection, name: "day-2.csv")
+        try FrictionFixtures.ux(connection, user: "u1", seconds: 86_405, screen: "signup", type: "keyboard",
+                                phase: "did_show", keyboard: [0, 400, 390, 444], fileID: dayTwo)
+        // A late file: u2 had installed on Android before the install already stored.
+        try FrictionFixtures.install(connection, user: "u2", platform: "android", date: "2024-04-20", fileID: dayTwo)
+        let summary = try FrictionComputation().run(on: connection, scope: .newFiles, logger: logger)
+        #expect(summary.sessionsScanned == 1, "only u1's session has a new event")
+        #expect(summary.eventsScanned == 2)
+        let incremental = try episodes()
+        #expect(incremental.count == 3)
+        #expect(incremental[0].hasPrefix("u1|s-u1|signup|keyboard_covers_action|2024-05-02 00:00:05"),
+                "u1's episode: \(incremental[0])")
+        #expect(incremental[1].hasPrefix("u2|") && incremental[1].hasSuffix("|android"), "u2: \(incremental[1])")
+        #expect(incremental[2].hasPrefix("u3|") && incremental[2].hasSuffix("|ios"), "u3: \(incremental[2])")
+        let impact = try impactRows(connection)
+
+        _ = try FrictionComputation().run(on: connection, logger: logger)
+        #expect(try episodes() == incremental, "a full rebuild finds the same episodes")
+        #expect(try impactRows(connection) == impact)
+    }
+
     @Test("kept screen counts follow users whose outcome moves, and equal a full recount")
     func screenCountsFollowMovingOutcomes() throws {
         let connection = try TestCluster.freshDatabase(migrated: true).connect()

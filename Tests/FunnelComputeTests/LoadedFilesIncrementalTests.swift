@@ -209,22 +209,32 @@ struct LoadedFilesIncrementalTests {
             == ["(20,1,1,1)", "(21,1,0,0)"])
     }
 
-    @Test("the friction scope comes from the new files' telemetry, and files without telemetry redo only the impact")
+    @Test("the friction scope is the new files' sessions; a range or a marked cohort day scopes it by dates")
     func frictionScopeFollowsNewFiles() throws {
         let l = try Loaded(configuration: FunnelConfiguration())
         let connection = l.fixture.connection
+        func pending(_ options: ComputeOptions = ComputeOptions()) throws -> FrictionScope? {
+            try ComputeEngine.pendingFrictionScope(connection, options: options)
+        }
         try connection.query("select ensure_month_partitions('raw_ux', '2024-01-01', '2024-12-31')")
-        #expect(try ComputeEngine.pendingFrictionScope(connection, options: ComputeOptions()) == nil)
+        #expect(try pending() == nil)
 
         try l.load("installs", Self.installs, ["i1,app,u1,2024-03-01T10:00:00Z,organic,ios,US,,,"])
-        #expect(try ComputeEngine.pendingFrictionScope(connection, options: ComputeOptions()) == .impactOnly)
+        #expect(try pending() == .newFiles)
         try l.load("ux", "event_id,app_id,user_id,session_id,occurred_at,screen,type", [
             "x1,app,u1,s1,2024-03-05T10:00:00Z,signup,screen_view", "x2,app,u1,s1,2024-03-04T10:00:00Z,signup,screen_view",
         ])
-        let scope = try #require(try ComputeEngine.pendingFrictionScope(connection, options: ComputeOptions()))
-        #expect(scope.rescansSessions)
-        #expect(scope.from?.description == "2024-03-03")
+        #expect(try pending() == .newFiles)
+        // A bounded run keeps to its dates: from the day before the earliest new telemetry.
+        let bounded = try #require(try pending(ComputeOptions(from: PostgresDate(year: 2024, month: 3, day: 1))))
+        #expect(bounded.rescansSessions && !bounded.newFilesOnly)
+        #expect(bounded.from?.description == "2024-03-03")
+        // A cohort day marked in the ledger: from the day before it.
+        try connection.query("insert into dirty_cohort_days (app_id, cohort_date) values ('app', '2024-03-02')")
+        let marked = try #require(try pending())
+        #expect(!marked.newFilesOnly)
+        #expect(marked.from?.description == "2024-03-01")
         try l.fixture.compute()
-        #expect(try ComputeEngine.pendingFrictionScope(connection, options: ComputeOptions()) == nil)
+        #expect(try pending() == nil)
     }
 }

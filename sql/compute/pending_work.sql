@@ -2,7 +2,9 @@
 -- has folded in yet. Also where the friction step starts looking at telemetry again: the day
 -- before the earliest of the ledger's cohort days and the new files' ux events (within the
 -- optional --from/--to range; null when neither has any, e.g. a file of purchases only).
--- Grain: one row (pending boolean, friction_from date). Reads: dirty_cohort_days, ingest_files,
+-- Whether the ledger holds a cohort day in that range also: without one, an unbounded run's
+-- friction rescans only the sessions the new files touch.
+-- Grain: one row (pending boolean, friction_from date, ledger_dirty boolean). Reads: dirty_cohort_days, ingest_files,
 -- compute_files, raw_ux (the new files' rows through its index on file_id).
 -- Parameters: $1 from date, $2 to date (null = open).
 with unfolded as (
@@ -24,4 +26,5 @@ with unfolded as (
       and ($2::date is null or u.occurred_at < ($2::date + 1)::timestamp at time zone 'UTC')
 )
 select exists (select 1 from dirty_cohort_days) or exists (select 1 from unfolded) as pending,
-       (least((select day from dirty_day), (select day from new_ux_day)) - 1)::date as friction_from
+       (least((select day from dirty_day), (select day from new_ux_day)) - 1)::date as friction_from,
+       (select day from dirty_day) is not null as ledger_dirty

@@ -111,12 +111,17 @@ public struct ComputeEngine: Sendable {
     }
 
     /// Where friction must look again, from what waits for this run (read in its snapshot, before
-    /// the dirty ledger is drained and the new files are recorded as folded in): the sessions from
-    /// the day before the earliest new telemetry or dirty cohort day; only the impact when the new
-    /// files hold no telemetry (their steps and opens change outcomes); nil when nothing waits.
+    /// the dirty ledger is drained and the new files are recorded as folded in): the sessions the
+    /// new files touch; with a `--from`/`--to` range or a cohort day in the dirty ledger, the
+    /// sessions from the day before the earliest new telemetry or dirty cohort day, and only the
+    /// impact when the new files hold no telemetry (their steps and opens change outcomes); nil
+    /// when nothing waits.
     static func pendingFrictionScope(_ connection: PostgresConnection, options: ComputeOptions) throws -> FrictionScope? {
         let pending = try connection.query(SQLCatalog.text("compute/pending_work.sql"), [options.from, options.to])
         guard let row = pending.rows.first, try row.decode(Bool.self, at: 0) else { return nil }
+        if options.from == nil && options.to == nil, !(try row.decode(Bool.self, at: 2)) {
+            return .newFiles
+        }
         if let from = try row.decode(PostgresDate?.self, at: 1) {
             return FrictionScope(from: from, to: options.to)
         }

@@ -39,7 +39,8 @@ public struct ComputeSummary: Sendable, Codable, Equatable {
     public var failedChecks: [String]
     /// Where the friction step must look again, read in the run's own snapshot (so a file loaded
     /// while the run starts is either in both or in neither): nil when the run found nothing
-    /// waiting; `impactOnly` when the new files hold no telemetry. Not part of the JSON summary.
+    /// waiting; `newFiles` for an unbounded run; with a range or a marked cohort day, by dates, or
+    /// `impactOnly` when the new files hold no telemetry. Not part of the JSON summary.
     public var frictionScope: FrictionScope?
 
     private enum CodingKeys: String, CodingKey {

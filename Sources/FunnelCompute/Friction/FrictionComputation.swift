@@ -5,7 +5,8 @@ public import PostgresClient
 import Foundation
 
 /// Which `ux` data a friction run rebuilds episodes for: the sessions with an event of these apps
-/// on these UTC dates. Impact and breakdown are then recomputed whole for every app concerned.
+/// on these UTC dates, or (`newFiles`) the sessions with an event in the files no run has read.
+/// Impact and breakdown are then recomputed whole for every app concerned.
 public struct FrictionScope: Sendable, Equatable {
     /// nil = every app.
     public var apps: [String]?
@@ -15,6 +16,10 @@ public struct FrictionScope: Sendable, Equatable {
     /// False when no telemetry changed but outcomes may have (new steps or opens): episodes stay,
     /// impact is recomputed.
     public var rescansSessions: Bool
+    /// True: the sessions rescanned are those the files the run takes in touch (whatever their
+    /// dates), not those of `apps`, `from` and `to`. What an incremental run needs: a session no
+    /// new row belongs to keeps its episodes.
+    public var newFilesOnly: Bool
 
     public init(apps: [String]? = nil, from: PostgresDate? = nil, to: PostgresDate? = nil,
                 rescansSessions: Bool = true) {
@@ -22,14 +27,24 @@ public struct FrictionScope: Sendable, Equatable {
         self.from = from
         self.to = to
         self.rescansSessions = rescansSessions
+        self.newFilesOnly = false
     }
 
     /// A full recompute.
     public static let everything = FrictionScope()
 
+    /// The sessions with an event in the loaded files no friction run has read.
+    public static let newFiles: FrictionScope = {
+        var scope = FrictionScope()
+        scope.newFilesOnly = true
+        return scope
+    }()
+
     /// Every session of every app: the users' reached screens and outcomes are rebuilt from every
     /// raw row too (otherwise only the files no friction run has read are taken in).
-    public var rebuildsEverything: Bool { rescansSessions && apps == nil && from == nil && to == nil }
+    public var rebuildsEverything: Bool {
+        rescansSessions && !newFilesOnly && apps == nil && from == nil && to == nil
+    }
 
     /// Impact and breakdown only, for every app with episodes.
     public static let impactOnly = FrictionScope(rescansSessions: false)
@@ -101,8 +116,9 @@ public struct FrictionSummary: Sendable, Equatable {
 /// `fct_friction_impact` and `fct_friction_breakdown` whole for the apps concerned, all in one
 /// transaction. Running it twice gives the same tables.
 ///
-/// Incremental: only sessions with an event in the scope's dates are re-detected (their older
-/// events are read too, so a session spanning the boundary is judged whole). What impact needs
+/// Incremental: only the sessions with an event in the new files (or in the scope's dates) are
+/// re-detected, each on all its events, so a session spanning files or days is judged whole; a
+/// user's first install arriving later updates the platform their episodes carry. What impact needs
 /// of every user (the screens they reached, whether they completed onboarding and returned on day
 /// 1) is kept in tables that each run brings up to date from the loaded files no run has read
 /// (`friction_files`), so impact, recomputed whole per app, is an aggregate over kept rows.
@@ -126,6 +142,18 @@ public struct FrictionComputation: Sendable {
             try connection.execute("set local jit = off")
             var summary = FrictionSummary()
             try connection.execute(SQLCatalog.text("friction/create_work_tables.sql"))
+            // The sessions to rescan are chosen first: the new files' sessions are those of the
+            // files no run has read, which the outcomes' fold records as read.
+            let scopeStart = Date()
+            if scope.rescansSessions {
+                if scope.newFilesOnly {
+                    try connection.execute(SQLCatalog.text("friction/scope_new_sessions.sql"))
+                } else {
+                    try connection.query(SQLCatalog.text("friction/scope_sessions.sql"),
+                                         [scope.apps, scope.from, scope.to])
+                }
+            }
+            let scopeSeconds = Date().timeIntervalSince(scopeStart)
             let foldStart = Date()
             // Outcomes counted under another time zone or day rule are rebuilt, and then every
             // app's impact is recomputed.
@@ -144,12 +172,13 @@ public struct FrictionComputation: Sendable {
                 "friction.seconds": .string(String(format: "%.3f", summary.foldSeconds)),
             ])
             if scope.rescansSessions {
-                try connection.query(SQLCatalog.text("friction/scope_sessions.sql"),
-                                     [scope.apps, scope.from, scope.to])
                 let episodeStart = Date()
                 try connection.query(SQLCatalog.text("friction/delete_scope_episodes.sql"))
                 try rebuildEpisodes(on: connection, summary: &summary)
-                summary.episodeSeconds = Date().timeIntervalSince(episodeStart)
+                if !rebuildsOutcomes {
+                    try connection.execute(SQLCatalog.text("friction/refresh_episode_platforms.sql"))
+                }
+                summary.episodeSeconds = scopeSeconds + Date().timeIntervalSince(episodeStart)
                 logger.info("friction episodes rebuilt", metadata: [
                     "friction.sessions": "\(summary.sessionsScanned)", "friction.events": "\(summary.eventsScanned)",
                     "friction.episodes": "\(summary.episodesWritten)",

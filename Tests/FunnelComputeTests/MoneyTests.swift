@@ -67,6 +67,42 @@ struct MoneyTests {
         #expect(try f.string("select verdict from fct_networks where network = 'adnova'") == "hold")
     }
 
+    @Test("LTV day N counts the cohorts mature for day N, each with its revenue up to N and its spend; max_day caps the curve")
+    func ltvOverCohortsOfDifferentMaturity() throws {
+        let f = try ComputeFixture()
+        try f.install("u1", "2024-03-01T10:00:00Z", network: "adnova")
+        try f.install("u2", "2024-03-01T11:00:00Z", network: "adnova")
+        try f.install("u3", "2024-03-30T10:00:00Z", network: "adnova")
+        try f.purchase("u1", "2024-03-01T12:00:00Z", revenue: 10)
+        try f.purchase("u1", "2024-04-05T12:00:00Z", revenue: 5)
+        try f.purchase("u3", "2024-03-31T12:00:00Z", revenue: 4)
+        try f.purchase("u3", "2024-04-01T12:00:00Z", revenue: 6)
+        try f.open("u2", "2024-04-15T12:00:00Z")
+        try f.spend("2024-03-01", network: "adnova", spend: 20)
+        try f.spend("2024-03-30", network: "adnova", spend: 8)
+        try f.markDirty("2024-03-01", "2024-03-30")
+        var config = FunnelConfiguration()
+        config.maxDay = 30
+        try f.compute(config)
+        // Data through 04-15: the 03-01 cohort is mature up to day 30 (the cap; u1's day-35
+        // purchase is past it), the 03-30 cohort up to day 16.
+        func row(_ day: Int) throws -> String? {
+            try f.connection.query("""
+                select concat_ws(' ', cohorts, installs, revenue::numeric(10,2), round(ltv::numeric, 6), spend::numeric(10,2),
+                                 round(roas::numeric, 6))
+                from fct_ltv where network = 'adnova' and day = $1 and not projected
+                """, [day]).rows.first?.decode(String.self, at: 0)
+        }
+        #expect(try row(0) == "2 3 10.00 3.333333 28.00 0.357143")
+        #expect(try row(1) == "2 3 14.00 4.666667 28.00 0.500000")
+        #expect(try row(2) == "2 3 20.00 6.666667 28.00 0.714286")
+        #expect(try row(16) == "2 3 20.00 6.666667 28.00 0.714286")
+        #expect(try row(17) == "1 2 10.00 5.000000 20.00 0.500000")
+        #expect(try row(30) == "1 2 10.00 5.000000 20.00 0.500000")
+        #expect(try row(31) == nil)
+        #expect(try f.int("select count(*) from fct_ltv where network = 'all' and not projected") == 31)
+    }
+
     @Test("k-factor is viral installs from invites sent within W days per cohort user, with cycle time and viral-adjusted CPI")
     func kFactor() throws {
         let f = try ComputeFixture()

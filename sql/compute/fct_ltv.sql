@@ -4,44 +4,71 @@
 -- spend). Projected rows are added by compute after fitting (see fct_ltv_models).
 -- Grain: one row per (app_id, network, day, projected). Reads: int_cohort_rollup,
 -- int_network_day_rollup, int_spend_day_rollup, compute_state, compute_settings.
+--
+-- A cohort counts for days 0..L (its last mature day, capped at max_day), so day N's cohorts,
+-- installs and spend are sums over the cohorts whose L >= N; and its revenue on day m counts
+-- for days m..L, so day N's revenue is a running sum of +revenue on day m and -revenue on day
+-- L + 1 over the revenue cells. Cost follows the cohorts and the cells with revenue, where
+-- expanding every cohort into its days and summing each cohort's curve followed cohorts x days
+-- (3.6 s for a daily run at a year of history, 0.14 s at 90 days).
 delete from fct_ltv;
 
 with settings as (
     select * from compute_settings where app_id = ''
-), sizes as materialized (
-    select app_id, cohort_date, coalesce(network, 'all') as network, sum(installs) as cohort_size
-    from int_cohort_rollup
-    group by grouping sets ((app_id, cohort_date, network), (app_id, cohort_date))
-), revenue as materialized (
-    select app_id, cohort_date, coalesce(network, 'all') as network, day_n, sum(revenue_usd) as revenue_usd
-    from int_network_day_rollup
-    group by grouping sets ((app_id, cohort_date, network, day_n), (app_id, cohort_date, day_n))
-), spend as materialized (
+), cohorts as materialized (
+    select z.app_id, z.cohort_date, z.network, z.cohort_size,
+           least(s.max_day, cs.data_through_date - z.cohort_date
+                            - case when s.day_rule = 'hours24' then 1 else 0 end) as last_day
+    from (
+        select app_id, cohort_date, coalesce(network, 'all') as network, sum(installs) as cohort_size
+        from int_cohort_rollup
+        group by grouping sets ((app_id, cohort_date, network), (app_id, cohort_date))
+    ) z
+    join compute_state cs on cs.app_id = z.app_id
+    cross join settings s
+), spend as (
     select app_id, spend_date, coalesce(network, 'all') as network, sum(spend_usd) as spend_usd
     from int_spend_day_rollup
     group by grouping sets ((app_id, spend_date, network), (app_id, spend_date))
-), spine as (
-    select z.app_id, z.cohort_date, z.network, z.cohort_size, g.day
-    from sizes z
-    join compute_state cs on cs.app_id = z.app_id
-    cross join settings s
-    cross join lateral generate_series(
-        0, least(s.max_day, cs.data_through_date - z.cohort_date
-                            - case when s.day_rule = 'hours24' then 1 else 0 end)) as g (day)
-), cumulative as (
-    select sp.*, sum(coalesce(r.revenue_usd, 0)) over (
-               partition by sp.app_id, sp.cohort_date, sp.network order by sp.day) as cumulative_usd
-    from spine sp
-    left join revenue r
-      on r.app_id = sp.app_id and r.cohort_date = sp.cohort_date and r.network = sp.network and r.day_n = sp.day
+), by_last_day as (
+    select c.app_id, c.network, c.last_day, count(*) as cohorts, sum(c.cohort_size) as installs,
+           sum(coalesce(sp.spend_usd, 0)) as spend_usd
+    from cohorts c
+    left join spend sp on sp.app_id = c.app_id and sp.spend_date = c.cohort_date and sp.network = c.network
+    where c.last_day >= 0
+    group by c.app_id, c.network, c.last_day
+), revenue_steps as (
+    select c.app_id, c.network, step.day, sum(step.revenue_usd) as revenue_usd
+    from (
+        select app_id, cohort_date, coalesce(network, 'all') as network, day_n, sum(revenue_usd) as revenue_usd
+        from int_network_day_rollup
+        where revenue_usd <> 0
+        group by grouping sets ((app_id, cohort_date, network, day_n), (app_id, cohort_date, day_n))
+    ) r
+    join cohorts c on c.app_id = r.app_id and c.cohort_date = r.cohort_date and c.network = r.network
+    cross join lateral (values (r.day_n, r.revenue_usd), (c.last_day + 1, -r.revenue_usd)) as step (day, revenue_usd)
+    where r.day_n <= c.last_day
+    group by c.app_id, c.network, step.day
+), days as (
+    select b.app_id, b.network, g.day
+    from (select app_id, network, max(last_day) as last_day from by_last_day group by app_id, network) b
+    cross join lateral generate_series(0, b.last_day) as g (day)
+), curve as (
+    select d.app_id, d.network, d.day,
+           sum(coalesce(b.cohorts, 0)) over later as cohorts,
+           sum(coalesce(b.installs, 0)) over later as installs,
+           sum(coalesce(b.spend_usd, 0)) over later as spend_usd,
+           sum(coalesce(r.revenue_usd, 0)) over earlier as revenue_usd
+    from days d
+    left join by_last_day b on b.app_id = d.app_id and b.network = d.network and b.last_day = d.day
+    left join revenue_steps r on r.app_id = d.app_id and r.network = d.network and r.day = d.day
+    window later as (partition by d.app_id, d.network order by d.day desc),
+           earlier as (partition by d.app_id, d.network order by d.day)
 )
 insert into fct_ltv (app_id, network, day, projected, cohorts, installs, revenue, ltv, ltv_low, ltv_high, spend, roas)
-select c.app_id, c.network, c.day, false, count(*), sum(c.cohort_size), sum(c.cumulative_usd),
-       case when sum(c.cohort_size) > 0 then sum(c.cumulative_usd)::double precision / sum(c.cohort_size) end,
+select app_id, network, day, false, cohorts, installs, revenue_usd,
+       case when installs > 0 then revenue_usd::double precision / installs end,
        null, null,
-       sum(coalesce(sp.spend_usd, 0)),
-       case when sum(coalesce(sp.spend_usd, 0)) > 0
-            then sum(c.cumulative_usd)::double precision / sum(coalesce(sp.spend_usd, 0)) end
-from cumulative c
-left join spend sp on sp.app_id = c.app_id and sp.spend_date = c.cohort_date and sp.network = c.network
-group by c.app_id, c.network, c.day;
+       spend_usd,
+       case when spend_usd > 0 then revenue_usd::double precision / spend_usd end
+from curve;

@@ -11,6 +11,8 @@
 -- stored one finds the changes; changed cells are updated in place (HOT, with the room that
 -- migration 0048 leaves on each page), new ones inserted, gone ones deleted: 200 ms for a
 -- 300k-user day where deleting and re-inserting the 23k changed rows took 330-410 ms.
+-- The triangle grows with the square of the history (935k rows at a year of daily cohorts, where
+-- computing it takes about 4.7 s), so it is the largest step of a daily run at a year.
 
 with settings as (
     select * from compute_settings where app_id = ''
@@ -18,14 +20,27 @@ with settings as (
     select app_id, cohort_date, coalesce(network, 'all') as network, sum(installs) as cohort_size
     from int_cohort_rollup
     group by grouping sets ((app_id, cohort_date, network), (app_id, cohort_date))
+), slices as materialized (
+    -- each (app, network) numbered: the triangle is sorted and joined on integers, where text
+    -- keys (one app name in every row) made every comparison a string comparison
+    select app_id, network, (row_number() over (order by app_id, network))::integer as slice
+    from (select distinct app_id, network from sizes) s
 ), days as materialized (
-    select app_id, cohort_date, coalesce(network, 'all') as network, day_n,
-           sum(active_users) as active_users, sum(last_active_users) as last_active_users
-    from int_network_day_rollup
-    group by grouping sets ((app_id, cohort_date, network, day_n), (app_id, cohort_date, day_n))
+    select sl.slice, d.cohort_date, d.day_n, d.active_users, d.last_active_users
+    from (
+        -- the rollup's rows are per network already (its primary key); only 'all' is summed
+        select app_id, cohort_date, network, day_n, active_users, last_active_users
+        from int_network_day_rollup
+        union all
+        select app_id, cohort_date, 'all', day_n, sum(active_users), sum(last_active_users)
+        from int_network_day_rollup
+        group by app_id, cohort_date, day_n
+    ) d
+    join slices sl on sl.app_id = d.app_id and sl.network = d.network
 ), spine as (
-    select z.app_id, z.cohort_date, z.network, z.cohort_size, g.day
+    select sl.slice, z.app_id, z.cohort_date, z.network, z.cohort_size, g.day
     from sizes z
+    join slices sl on sl.app_id = z.app_id and sl.network = z.network
     join compute_state cs on cs.app_id = z.app_id
     cross join settings s
     cross join lateral generate_series(
@@ -34,11 +49,11 @@ with settings as (
 ), cells as (
     select sp.*, coalesce(d.active_users, 0) as classic,
            sp.cohort_size - coalesce(sum(coalesce(d.last_active_users, 0)) over (
-               partition by sp.app_id, sp.cohort_date, sp.network order by sp.day
+               partition by sp.slice, sp.cohort_date order by sp.day
                rows between unbounded preceding and 1 preceding), 0) as rolling
     from spine sp
     left join days d
-      on d.app_id = sp.app_id and d.cohort_date = sp.cohort_date and d.network = sp.network and d.day_n = sp.day
+      on d.slice = sp.slice and d.cohort_date = sp.cohort_date and d.day_n = sp.day
 )
 insert into fct_retention_next (app_id, mode, cohort_date, network, cohort_size, day, retained, rate)
 select c.app_id, m.mode, c.cohort_date, c.network, c.cohort_size, c.day,

@@ -146,12 +146,8 @@ public struct FrictionComputation: Sendable {
             // files no run has read, which the outcomes' fold records as read.
             let scopeStart = Date()
             if scope.rescansSessions {
-                if scope.newFilesOnly {
-                    try connection.execute(SQLCatalog.text("friction/scope_new_sessions.sql"))
-                } else {
-                    try connection.query(SQLCatalog.text("friction/scope_sessions.sql"),
-                                         [scope.apps, scope.from, scope.to])
-                }
+                try connection.query(SQLCatalog.text("friction/scope_sessions.sql"),
+                                     [scope.apps, scope.from, scope.to, scope.newFilesOnly])
             }
             let scopeSeconds = Date().timeIntervalSince(scopeStart)
             let foldStart = Date()

@@ -11,8 +11,8 @@
 -- stored one finds the changes; changed cells are updated in place (HOT, with the room that
 -- migration 0048 leaves on each page), new ones inserted, gone ones deleted: 200 ms for a
 -- 300k-user day where deleting and re-inserting the 23k changed rows took 330-410 ms.
--- The triangle grows with the square of the history (935k rows at a year of daily cohorts, where
--- computing it takes about 4.7 s), so it is the largest step of a daily run at a year.
+-- The triangle grows with the square of the history (935k rows at a year of daily cohorts, which
+-- took 4.7 s to compute on text keys), so it is the largest step of a daily run at a year.
 
 with settings as (
     select * from compute_settings where app_id = ''

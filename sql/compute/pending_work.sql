@@ -4,8 +4,9 @@
 -- optional --from/--to range; null when neither has any, e.g. a file of purchases only).
 -- Whether the ledger holds a cohort day in that range also: without one, an unbounded run's
 -- friction rescans only the sessions the new files touch.
--- Grain: one row (pending boolean, friction_from date, ledger_dirty boolean). Reads: dirty_cohort_days, ingest_files,
--- compute_files, raw_ux (the new files' rows through its index on file_id).
+-- Grain: one row (pending boolean, friction_from date, ledger_dirty boolean). Reads:
+-- dirty_cohort_days, ingest_files, compute_files, raw_ux (the new files' rows through its index on
+-- file_id).
 -- Parameters: $1 from date, $2 to date (null = open).
 with unfolded as (
     select f.file_id

@@ -16,9 +16,9 @@ public struct FrictionScope: Sendable, Equatable {
     /// False when no telemetry changed but outcomes may have (new steps or opens): episodes stay,
     /// impact is recomputed.
     public var rescansSessions: Bool
-    /// True: the sessions rescanned are those the files the run takes in touch (whatever their
-    /// dates), not those of `apps`, `from` and `to`. What an incremental run needs: a session no
-    /// new row belongs to keeps its episodes.
+    /// True: the sessions rescanned are those with a row in the loaded files no friction run has
+    /// read (whatever their dates), not those of `apps`, `from` and `to`. What an incremental run
+    /// needs: a session no new row belongs to keeps its episodes.
     public var newFilesOnly: Bool
 
     public init(apps: [String]? = nil, from: PostgresDate? = nil, to: PostgresDate? = nil,

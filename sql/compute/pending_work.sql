@@ -3,7 +3,8 @@
 -- before the earliest of the ledger's cohort days and the new files' ux events (within the
 -- optional --from/--to range; null when neither has any, e.g. a file of purchases only).
 -- Whether the ledger holds a cohort day in that range also: without one, an unbounded run's
--- friction rescans only the sessions the new files touch.
+-- friction rescans only the sessions the new files touch, so the new telemetry's earliest day is
+-- looked up only for a range or a marked ledger (friction_from is null otherwise).
 -- Grain: one row (pending boolean, friction_from date, ledger_dirty boolean). Reads:
 -- dirty_cohort_days, ingest_files, compute_files, raw_ux (the new files' rows through its index on
 -- file_id).
@@ -21,7 +22,8 @@ with unfolded as (
 ), new_ux_day as (
     select min((u.occurred_at at time zone 'UTC')::date) as day
     from raw_ux u
-    where u.file_id between (select min(file_id) from unfolded) and (select max(file_id) from unfolded)
+    where ($1::date is not null or $2::date is not null or (select day from dirty_day) is not null)
+      and u.file_id between (select min(file_id) from unfolded) and (select max(file_id) from unfolded)
       and u.file_id in (select file_id from unfolded)
       and ($1::date is null or u.occurred_at >= ($1::date)::timestamp at time zone 'UTC')
       and ($2::date is null or u.occurred_at < ($2::date + 1)::timestamp at time zone 'UTC')

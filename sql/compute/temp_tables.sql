@@ -162,7 +162,3 @@ create temp table spend_scope (
     spend_date date not null,
     primary key (app_id, spend_date)
 ) on commit drop;
-
--- fct_retention_next: the retention triangle as computed by this run, before only its changed
--- rows are written to fct_retention (fct_retention.sql).
-create temp table fct_retention_next (like fct_retention) on commit drop;

@@ -19,6 +19,11 @@ public enum EventKind: String, CaseIterable, Sendable, Codable, Hashable {
     /// The raw table the kind loads into. Fixed in code: never built from input.
     public var rawTable: String { "raw_\(rawValue)" }
 
+    /// The table of the (app_id, event_id) pairs the kind has stored (migration 0050), which
+    /// deduplicates its events with one probe however many monthly partitions its raw table has.
+    /// Installs have none: their raw table's key still does it (`merge_installs.sql`).
+    public var keyTable: String { "raw_\(rawValue)_keys" }
+
     /// Whether rows carry an `event_id` and are deduplicated by (kind, app_id, event_id).
     /// `ad_spend` rows instead replace earlier rows with the same key (restatement).
     public var isEvent: Bool { self != .adSpend }

@@ -107,7 +107,7 @@ struct DailyFoldTests {
         #expect(reports.allSatisfy { $0.status == .loaded })
         let unanalyzed = """
             select count(*) from pg_stat_user_tables
-            where relname ~ '^raw_(ux|steps|installs|opens)_' and last_analyze is null and last_autoanalyze is null
+            where relname ~ '^raw_(ux|steps|installs|opens)_[0-9]{4}_[0-9]{2}$' and last_analyze is null and last_autoanalyze is null
             """
         #expect(try connection.query(unanalyzed).scalar(Int.self) > 0, "a fresh load leaves partitions unanalyzed")
         _ = try ComputeJob(configuration: FunnelConfiguration()).run(connection, options: ComputeOptions())

@@ -62,7 +62,8 @@ public final class FileLoader {
             var loaded = 0
             for kind in EventKind.allCases where staged.rows[kind, default: 0] > 0 {
                 try connection.query("select pg_advisory_xact_lock($1)", [Self.mergeLock(kind).value])
-                let probes = try Self.prefersIndexProbes(connection, kind: kind, stagedRows: staged.rows[kind, default: 0])
+                let probes = try kind == .installs
+                    && Self.prefersIndexProbes(connection, kind: kind, stagedRows: staged.rows[kind, default: 0])
                 try connection.execute(probes ? "set local enable_hashjoin = off; set local enable_mergejoin = off"
                                               : "set local enable_hashjoin = on; set local enable_mergejoin = on")
                 let mergeStarted = clock.now
@@ -84,11 +85,13 @@ public final class FileLoader {
         return staged.counts
     }
 
-    /// Whether the merge should look each staged event up in the raw table's indexes rather
-    /// than hash the whole table: when the file is small beside what is stored (a daily file
-    /// against months of history) probing costs what the file holds, while the planner's hash
-    /// join read every stored row (a day of opens or telemetry: 2.6 and 3.5 s against 1.2 and
-    /// 1.0 s at 11M stored rows). A first or bulk load keeps the planner's choice.
+    /// Whether the installs' merge should look each staged event up in the raw table's indexes
+    /// rather than hash the whole table: when the file is small beside what is stored (a daily
+    /// file against months of history) probing costs what the file holds, while the planner's
+    /// hash join read every stored row (a day of opens or telemetry, when they were merged the
+    /// same way: 2.6 and 3.5 s against 1.2 and 1.0 s at 11M stored rows). A first or bulk load
+    /// keeps the planner's choice. The other event kinds insert into their key table, which
+    /// probes by itself, and join only the file's own rows.
     static func prefersIndexProbes(_ connection: PostgresConnection, kind: EventKind, stagedRows: Int) throws -> Bool {
         let stored = try connection.query(SQLCatalog.text("ingest/raw_rows_estimate.sql"), [kind.rawTable]).scalar(Double.self)
         return Double(stagedRows) * 20 < stored
@@ -104,6 +107,7 @@ public final class FileLoader {
             let columns = kind.fieldNames
             return SQLCatalog.text("ingest/merge_events.sql")
                 .replacingOccurrences(of: "{{raw_table}}", with: kind.rawTable)
+                .replacingOccurrences(of: "{{key_table}}", with: kind.keyTable)
                 .replacingOccurrences(of: "{{stage_table}}", with: "stage_\(kind.rawValue)")
                 .replacingOccurrences(of: "{{columns}}", with: columns.joined(separator: ", "))
                 .replacingOccurrences(of: "{{staged_columns}}", with: columns.map { "s.\($0)" }.joined(separator: ", "))

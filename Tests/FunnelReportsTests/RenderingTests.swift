@@ -88,6 +88,80 @@ struct RenderingTests {
         #expect(networks.first?["ltv_d30"] == nil)
     }
 
+    @Test("every field of every section is in report.json under the name Foundation's convertToSnakeCase gives it")
+    func jsonKeysAreFoundationSnakeCase() throws {
+        var report = Self.sample()
+        report.funnelTop = [FunnelTopRow(network: "adnova", impressions: 100_000, clicks: 2000, installs: 1200, ctr: 0.02,
+                                         clickToInstall: 0.6, ipm: 12)]
+        report.retentionBrackets = [RetentionBracketRow(network: "all", bracket: "1-3", firstDay: 1, lastDay: 3, cohorts: 5,
+                                                        cohortSize: 500, retained: 200, rate: 0.4)]
+        report.regularUsers = [RegularUsersRow(network: "all", cohorts: 5, cohortSize: 500, regularUsers: 50, rate: 0.1)]
+        report.ltvModels = [LTVModelRow(network: "adnova", model: "power", a: 0.5, b: 0.4, points: 30, fitFromDay: 1,
+                                        fitToDay: 30, residualSd: 0.01, rSquared: 0.98, note: "fit")]
+        report.scope.from = "2024-06-01"
+        report.scope.to = "2024-06-29"
+        report.scope.notes = ["a note"]
+        report.scope.nextSteps = ["a step"]
+        let json = try JSONSerialization.jsonObject(with: Data(try JSONRenderer.render(report).utf8))
+        var objects = 0
+        // Walks the value beside its JSON: a struct is an object whose keys are its non-nil
+        // fields, each named as the built-in strategy names it (the renderer spells them out).
+        func compare(_ value: Any, _ node: Any, _ path: String) throws {
+            let mirror = Mirror(reflecting: value)
+            switch mirror.displayStyle {
+            case .struct:
+                let object = try #require(node as? [String: Any], "\(path) is an object")
+                objects += 1
+                var expected: [String: Any] = [:]
+                for child in mirror.children {
+                    let field = Mirror(reflecting: child.value)
+                    if field.displayStyle == .optional {
+                        guard let wrapped = field.children.first?.value else { continue }
+                        expected[try Self.foundationSnakeCase(child.label ?? "")] = wrapped
+                    } else {
+                        expected[try Self.foundationSnakeCase(child.label ?? "")] = child.value
+                    }
+                }
+                #expect(Set(object.keys) == Set(expected.keys), "\(path)")
+                for (key, fieldValue) in expected {
+                    if let fieldNode = object[key] { try compare(fieldValue, fieldNode, "\(path).\(key)") }
+                }
+            case .collection:
+                let array = try #require(node as? [Any], "\(path) is an array")
+                let elements = mirror.children.map(\.value)
+                #expect(array.count == elements.count, "\(path)")
+                for (index, element) in zip(elements, array).enumerated() {
+                    try compare(element.0, element.1, "\(path)[\(index)]")
+                }
+            default:
+                break
+            }
+        }
+        try compare(report, json, "report")
+        #expect(objects > 60, "every section has rows to compare")
+    }
+
+    /// The name `JSONEncoder.KeyEncodingStrategy.convertToSnakeCase` gives a field.
+    static func foundationSnakeCase(_ name: String) throws -> String {
+        struct Probe: Encodable {
+            struct Key: CodingKey {
+                var stringValue: String
+                var intValue: Int? { nil }
+                init(stringValue: String) { self.stringValue = stringValue }
+                init?(intValue: Int) { nil }
+            }
+            let name: String
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: Key.self)
+                try container.encode(0, forKey: Key(stringValue: name))
+            }
+        }
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        let object = try JSONSerialization.jsonObject(with: try encoder.encode(Probe(name: name))) as? [String: Any]
+        return try #require(object?.keys.first)
+    }
+
     @Test("the HTML is one self-contained file with SVG charts and accessible titles")
     func htmlSelfContained() {
         let html = HTMLRenderer.render(Self.sample())

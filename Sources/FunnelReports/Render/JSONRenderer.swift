@@ -20,8 +20,8 @@ import Foundation
 /// ```
 public enum JSONRenderer {
     public static func render(_ report: Report) throws -> String {
+        // The keys are snake_case already (each type's CodingKeys): no key strategy to apply.
         let encoder = JSONEncoder()
-        encoder.keyEncodingStrategy = .convertToSnakeCase
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(report), as: UTF8.self) + "\n"
     }

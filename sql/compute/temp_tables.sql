@@ -162,3 +162,8 @@ create temp table spend_scope (
     spend_date date not null,
     primary key (app_id, spend_date)
 ) on commit drop;
+
+-- retention_previous_state: each app's last date with data as this run found it, before the fold
+-- and the rebuild move it on; fct_retention.sql computes again the cells mature since.
+create temp table retention_previous_state on commit drop as
+select app_id, data_through_date from compute_state;

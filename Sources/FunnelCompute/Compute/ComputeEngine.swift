@@ -93,7 +93,7 @@ public struct ComputeEngine: Sendable {
             try connection.execute(SQLCatalog.text("compute/fold_files.sql"))
             try updateFunnelPoints(connection, wholeHistory: wholeHistory)
             if cohortDays > 0 || foldedUsers > 0 || spendDates > 0 || changed {
-                try buildMarts(connection)
+                try buildMarts(connection, full: full)
             }
             let failed = try failedChecks(connection)
             for check in failed {
@@ -236,14 +236,20 @@ public struct ComputeEngine: Sendable {
         }
     }
 
-    /// The marts, rebuilt from the rollups; projections come between the LTV curve and the verdicts.
-    private func buildMarts(_ connection: PostgresConnection) throws {
+    /// The marts, rebuilt from the rollups (the retention triangle, unless `full`, only where this
+    /// run can have changed it); projections come between the LTV curve and the verdicts.
+    private func buildMarts(_ connection: PostgresConnection, full: Bool) throws {
         // The marts join rollups of tens of thousands of rows: hashing them beat the merge joins
         // the planner chose, whose sorts on text keys took most of the retention triangle's time
         // (the triangle's query 129-349 ms merged, 67-88 ms hashed, at 300k users).
         try connection.execute("set local enable_mergejoin = off")
         defer { _ = try? connection.execute("set local enable_mergejoin = on") }
-        for step in ["fct_retention", "fct_retention_summary", "fct_retention_brackets", "fct_regular_users",
+        // The triangle computes again only the cells this run can have changed, unless the run
+        // rebuilds everything (a configuration change may move every cell).
+        try timed("fct_retention") {
+            try connection.query(SQLCatalog.text("compute/fct_retention.sql"), [!full])
+        }
+        for step in ["fct_retention_summary", "fct_retention_brackets", "fct_regular_users",
                      "fct_ltv", "fct_cpi", "fct_funnel_top", "fct_kfactor", "fct_funnel"] {
             try timed(step) { try connection.execute(SQLCatalog.text("compute/\(step).sql")) }
         }

@@ -48,7 +48,8 @@ with settings as (
             union all
             -- the cells that became mature since the run before (the state this run began with)
             select z.app_id, z.cohort_date, z.network,
-                   coalesce(greatest(0, p.data_through_date - z.cohort_date - s.last_day_offset + 1), 0)
+                   coalesce(greatest(0, p.data_through_date - z.cohort_date - s.last_day_offset + 1),
+                            0)
             from sizes z
             cross join settings s
             left join retention_previous_state p on p.app_id = z.app_id
@@ -109,9 +110,10 @@ with settings as (
     cross join lateral generate_series(b.from_day, b.to_day) as g (day)
 ), cells as (
     select sp.*, coalesce(d.active_users, 0) as classic,
-           sp.cohort_size - coalesce(e.last_active_before, 0) - coalesce(sum(coalesce(d.last_active_users, 0)) over (
-               partition by sp.slice, sp.cohort_date order by sp.day
-               rows between unbounded preceding and 1 preceding), 0) as rolling
+           sp.cohort_size - coalesce(e.last_active_before, 0)
+               - coalesce(sum(coalesce(d.last_active_users, 0)) over (
+                     partition by sp.slice, sp.cohort_date order by sp.day
+                     rows between unbounded preceding and 1 preceding), 0) as rolling
     from spine sp
     left join earlier e on e.slice = sp.slice and e.cohort_date = sp.cohort_date
     left join days d

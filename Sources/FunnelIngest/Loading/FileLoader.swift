@@ -114,8 +114,9 @@ public final class FileLoader {
         }
     }
 
-    /// The advisory lock that serialises merges of one kind across every worker, so two loaders
-    /// cannot both pass the "not exists" check for the same event.
+    /// The advisory lock that serialises merges of one kind across every worker, so two installs
+    /// merges cannot both pass the "not exists" check for the same event (the other kinds' key
+    /// tables would refuse a second copy by themselves).
     public static func mergeLock(_ kind: EventKind) -> AdvisoryLockKey {
         AdvisoryLockKey("funnel.ingest.merge.\(kind.rawValue)")
     }

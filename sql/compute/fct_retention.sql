@@ -15,7 +15,7 @@
 -- fills a row the table lacks). The rolling count of a row's first computed cell starts from the
 -- users whose last active day comes before it. At a year of daily cohorts that is 342k of the
 -- 935k cells, half of which change: 2.49-2.52 s against 3.56-3.87 s for the whole triangle.
--- At 90 days the ranges cover most rows and the two are even.
+-- At 90 days the two are even (0.24-0.26 s against 0.18-0.23 s).
 -- The new cells are compared with the stored ones in the same statement, and only the rows that
 -- differ are written: changed cells are updated in place (HOT, with the room that migration 0048
 -- leaves on each page), new ones inserted, gone ones deleted. Deleting and inserting every row

@@ -62,8 +62,7 @@ public final class FileLoader {
             var loaded = 0
             for kind in EventKind.allCases where staged.rows[kind, default: 0] > 0 {
                 try connection.query("select pg_advisory_xact_lock($1)", [Self.mergeLock(kind).value])
-                let probes = try kind == .installs
-                    && Self.prefersIndexProbes(connection, kind: kind, stagedRows: staged.rows[kind, default: 0])
+                let probes = try Self.prefersIndexProbes(connection, kind: kind, stagedRows: staged.rows[kind, default: 0])
                 try connection.execute(probes ? "set local enable_hashjoin = off; set local enable_mergejoin = off"
                                               : "set local enable_hashjoin = on; set local enable_mergejoin = on")
                 let mergeStarted = clock.now
@@ -93,6 +92,7 @@ public final class FileLoader {
     /// keeps the planner's choice. The other event kinds insert into their key table, which
     /// probes by itself, and join only the file's own rows.
     static func prefersIndexProbes(_ connection: PostgresConnection, kind: EventKind, stagedRows: Int) throws -> Bool {
+        guard kind == .installs else { return false }
         let stored = try connection.query(SQLCatalog.text("ingest/raw_rows_estimate.sql"), [kind.rawTable]).scalar(Double.self)
         return Double(stagedRows) * 20 < stored
     }

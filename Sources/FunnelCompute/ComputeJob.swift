@@ -15,7 +15,9 @@ public import PostgresClient
 /// Given settings for a second connection, an incremental job without a date range runs the two
 /// side by side: friction reads only raw rows and writes only its own tables, and which files it
 /// has read is its own ledger (`friction_files`), so it needs nothing from the metrics. On two
-/// cores the job then takes about as long as the metrics alone.
+/// cores the job then takes about as long as the metrics alone. The second connection can first
+/// do work the metrics need nothing from (`beforeFriction`: `funnel run` loads the telemetry
+/// files there, which only friction reads), so that work too runs beside the metrics.
 public struct ComputeJob: Sendable {
     public let configuration: FunnelConfiguration
     public let logger: Logger
@@ -33,12 +35,19 @@ public struct ComputeJob: Sendable {
     }
 
     /// Runs the job; nil when another compute holds the lock and `options.waitForLock` is false.
-    /// - Parameter alongside: the database for a second connection, on which friction runs while
-    ///   the metrics run on `connection` (an incremental job without --from/--to only; otherwise,
-    ///   and without it, friction runs after the metrics on `connection`).
+    /// - Parameters:
+    ///   - alongside: the database for a second connection, on which friction runs while the
+    ///     metrics run on `connection` (an incremental job without --from/--to only; otherwise,
+    ///     and without it, friction runs after the metrics on `connection`).
+    ///   - beforeFriction: work that must be done before friction starts and that the metrics do
+    ///     not read: run on the second connection's thread before friction, beside the metrics;
+    ///     without the second connection, before the metrics. Its error fails the job, after the
+    ///     metrics have committed.
     public func run(_ connection: PostgresConnection, options: ComputeOptions,
-                    alongside: ConnectionSettings? = nil) throws -> Result? {
+                    alongside: ConnectionSettings? = nil,
+                    beforeFriction: (@Sendable () throws -> Void)? = nil) throws -> Result? {
         guard let alongside, !options.full, options.from == nil, options.to == nil else {
+            try beforeFriction?()
             return try runInTurn(connection, options: options)
         }
         // The job's lock before friction starts, so a busy job does nothing (session advisory
@@ -50,10 +59,12 @@ public struct ComputeJob: Sendable {
         }
         defer { if connection.isHealthy { _ = try? connection.advisoryUnlock(ComputeEngine.lockKey) } }
         let friction = FrictionAlongside(settings: alongside, friction: FrictionSettings(configuration: configuration),
-                                         logger: logger)
+                                         first: beforeFriction, logger: logger)
         let compute: ComputeSummary?
+        var metricsOptions = options
+        metricsOptions.findsFrictionScope = false
         do {
-            compute = try ComputeEngine(configuration: configuration, logger: logger).run(connection, options: options)
+            compute = try ComputeEngine(configuration: configuration, logger: logger).run(connection, options: metricsOptions)
         } catch {
             _ = try? friction.wait()
             throw error
@@ -92,16 +103,18 @@ public struct ComputeJob: Sendable {
 }
 
 /// Friction on its own thread and connection, for a job that runs it beside the metrics: it takes
-/// the files no friction run has read (`unread_files.sql`), as a run catching up does.
+/// the files no friction run has read (`unread_files.sql`), as a run catching up does. `first`
+/// runs on the thread before friction connects; when it fails, friction does not run.
 private final class FrictionAlongside: @unchecked Sendable {
     // Safe: `outcome` is written once by the thread before `done` is signalled, and read only
     // after `wait()` has seen the signal.
     private var outcome: Result<FrictionSummary?, any Error> = .success(nil)
     private let done = DispatchSemaphore(value: 0)
 
-    init(settings: ConnectionSettings, friction: FrictionSettings, logger: Logger) {
+    init(settings: ConnectionSettings, friction: FrictionSettings, first: (@Sendable () throws -> Void)?, logger: Logger) {
         let thread = Thread { [self] in
             outcome = Result {
+                try first?()
                 let connection = try settings.connect(logger: logger)
                 guard let scope = try ComputeJob.unreadFrictionScope(connection, settings: friction) else { return nil }
                 return try connection.withAdvisoryLock(AdvisoryLockKey("funnel.friction")) {

@@ -3,6 +3,7 @@ import FunnelCompute
 import FunnelCore
 import FunnelGenerate
 import FunnelIngest
+import FunnelSQL
 import Logging
 import PostgresClient
 import Testing
@@ -47,15 +48,30 @@ struct DailyFoldTests {
         _ = try job.run(connection, options: ComputeOptions(full: true))
 
         let reinstallersBefore = try connection.query("select count(*) from int_user_facts where installs > 1").scalar(Int.self)
+        // As `funnel run` does it (DailyLanes): the event files first; then the metrics beside
+        // the telemetry's load and friction, on a second connection.
+        let telemetry = generated.directory.appending(path: "telemetry")
+        try FileManager.default.createDirectory(at: telemetry, withIntermediateDirectories: true)
+        for name in dayFiles where name.hasPrefix("ux") {
+            try FileManager.default.moveItem(at: lastDay.appending(path: name), to: telemetry.appending(path: name))
+        }
         try GeneratedDataLoader.load(directory: lastDay.path, settings: settings)
-        // As `funnel run` does it: friction on a second connection beside the metrics.
-        let daily = try #require(try job.run(connection, options: ComputeOptions(), alongside: settings))
+        let daily = try #require(try job.run(connection, options: ComputeOptions(), alongside: settings, beforeFriction: {
+            try GeneratedDataLoader.load(directory: telemetry.path, settings: settings)
+        }))
         #expect(daily.compute.mode == "incremental")
         #expect(daily.compute.failedChecks.isEmpty)
         // The new installs' cohort and no other: the day's reinstalls of older users are folded.
         #expect(daily.compute.cohortDaysRebuilt <= 2, "cohort days rebuilt: \(daily.compute.cohortDaysRebuilt)")
         let friction = try #require(daily.friction)
-        #expect(friction.filesFolded == dayFiles.count)
+        #expect(friction.filesFolded == dayFiles.count, "friction starts once every file is in")
+        let telemetryFiles = try connection.query("select file_id from ingest_files where kind = 'ux' and path like $1 || '/%'",
+                                                  [telemetry.path]).rows.map { try $0.decode(Int64.self, at: 0) }
+        #expect(telemetryFiles.count == dayFiles.filter { $0.hasPrefix("ux") }.count && !telemetryFiles.isEmpty)
+        try connection.query(SQLCatalog.text("compute/telemetry_folded.sql"), [telemetryFiles])
+        #expect(try !connection.query(SQLCatalog.text("compute/pending_work.sql"),
+                                      [PostgresDate?.none, PostgresDate?.none])[0].decode(Bool.self, at: 0),
+                "nothing waits once friction has read the telemetry")
         let reinstallersAfter = try connection.query("select count(*) from int_user_facts where installs > 1").scalar(Int.self)
         #expect(reinstallersAfter > reinstallersBefore, "the day's reinstalls are counted")
 
@@ -92,6 +108,61 @@ struct DailyFoldTests {
         #expect(try connection.query("select count(*) from fct_friction_impact").scalar(Int.self) > 0)
         let again = try #require(try ComputeJob(configuration: FunnelConfiguration()).run(connection, options: ComputeOptions()))
         #expect(again.friction == nil, "nothing left to read")
+    }
+
+    /// The work `beforeFriction` stands for failed (the telemetry's load in `funnel run`).
+    struct LaneFailed: Error {}
+
+    @Test("work before friction that fails fails the job after the metrics commit, and friction waits for the next job")
+    func failedWorkBeforeFrictionLeavesFrictionForLater() throws {
+        let generated = try FrictionFixtures.generate(users: 300, seed: 7)
+        defer { try? FileManager.default.removeItem(at: generated.directory) }
+        let settings = try TestCluster.freshDatabase(migrated: true)
+        let connection = try settings.connect()
+        try GeneratedDataLoader.load(directory: generated.directory.path, settings: settings)
+        let job = ComputeJob(configuration: FunnelConfiguration())
+        #expect(throws: LaneFailed.self) {
+            try job.run(connection, options: ComputeOptions(), alongside: settings, beforeFriction: { throw LaneFailed() })
+        }
+        #expect(try connection.query("select count(*) from compute_runs").scalar(Int.self) == 1, "the metrics committed")
+        #expect(try connection.query("select count(*) from int_user_facts").scalar(Int.self) > 0)
+        #expect(try connection.query("select count(*) from friction_files").scalar(Int.self) == 0, "friction did not run")
+        let next = try #require(try job.run(connection, options: ComputeOptions(), alongside: settings))
+        #expect(try #require(next.friction).filesFolded > 0, "the next job's friction reads the files")
+    }
+
+    /// The metrics' transaction held a lock on raw_ux while the work before friction waited.
+    struct MetricsHeldTheTelemetryTable: Error {}
+
+    @Test("beside friction the metrics read nothing of raw_ux: the telemetry's load, which may create a month's partition, never waits on them")
+    func metricsLeaveTheTelemetryTableFree() throws {
+        let generated = try FrictionFixtures.generate(users: 200, seed: 11)
+        defer { try? FileManager.default.removeItem(at: generated.directory) }
+        let settings = try TestCluster.freshDatabase(migrated: true)
+        let connection = try settings.connect()
+        try GeneratedDataLoader.load(directory: generated.directory.path, settings: settings)
+        // What creating a partition takes: raw_ux itself, exclusively. Held until the metrics
+        // commit; had they read raw_ux they would fail the lock at once or wait for it until the
+        // deadline.
+        let result = try ComputeJob(configuration: FunnelConfiguration()).run(
+            connection, options: ComputeOptions(), alongside: settings, beforeFriction: {
+                let holder = try settings.connect()
+                try holder.transaction { holder in
+                    do {
+                        try holder.execute("lock table only raw_ux in access exclusive mode nowait")
+                    } catch {
+                        throw MetricsHeldTheTelemetryTable()
+                    }
+                    let deadline = Date().addingTimeInterval(20)
+                    while try holder.query("select count(*) from compute_runs").scalar(Int.self) == 0 {
+                        guard Date() < deadline else { throw MetricsHeldTheTelemetryTable() }
+                        Thread.sleep(forTimeInterval: 0.05)
+                    }
+                }
+            })
+        let job = try #require(result)
+        #expect(job.compute.frictionScope == nil, "friction beside the metrics finds its own scope")
+        #expect(try #require(job.friction).filesFolded > 0)
     }
 
     @Test("friction analyzes the raw partitions a fresh load left without statistics before folding them in")

@@ -66,8 +66,13 @@ public struct ComputeEngine: Sendable {
                 // scanning them, which the default cost of a random read hides from the planner.
                 try connection.execute("set local random_page_cost = 1.1")
             }
-            let frictionScope = options.full
-                ? FrictionScope(from: options.from, to: options.to) : try Self.pendingFrictionScope(connection, options: options)
+            let frictionScope: FrictionScope? = if options.full {
+                FrictionScope(from: options.from, to: options.to)
+            } else if options.findsFrictionScope {
+                try Self.pendingFrictionScope(connection, options: options)
+            } else {
+                nil
+            }
             let windowFiles = try connection.query(SQLCatalog.text("compute/window_files.sql")).scalar(Int.self)
             let scopeFile = full ? "compute/scope_full.sql" : "compute/scope_dirty.sql"
             try connection.query(SQLCatalog.text(scopeFile), [options.from, options.to])

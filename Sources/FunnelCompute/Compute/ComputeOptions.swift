@@ -10,12 +10,20 @@ public struct ComputeOptions: Sendable {
     public var to: PostgresDate?
     /// Wait for a running compute to finish instead of returning `nil` at once.
     public var waitForLock: Bool
+    /// Whether the run also finds where friction must look again (`ComputeSummary.frictionScope`),
+    /// which reads the new telemetry. False when friction runs beside the metrics on its own ledger
+    /// (`ComputeJob` with a second connection): the metrics then read nothing of `raw_ux`, so the
+    /// telemetry loading beside them never waits for their transaction to end (the load of a new
+    /// month creates its partition, which needs the table to itself).
+    public var findsFrictionScope: Bool
 
-    public init(full: Bool = false, from: PostgresDate? = nil, to: PostgresDate? = nil, waitForLock: Bool = false) {
+    public init(full: Bool = false, from: PostgresDate? = nil, to: PostgresDate? = nil, waitForLock: Bool = false,
+                findsFrictionScope: Bool = true) {
         self.full = full
         self.from = from
         self.to = to
         self.waitForLock = waitForLock
+        self.findsFrictionScope = findsFrictionScope
     }
 }
 

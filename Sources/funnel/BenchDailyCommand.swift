@@ -132,19 +132,27 @@ struct BenchDailyCommand: ParsableCommand {
         let server = CPUUsage.Server(serving: connection)
         let cpuAtStart = CPUUsage.Reading(server)
         let runStarted = Date()
-        let loaded = try Self.load(split.lastDayFiles, with: ingest, logger: logger)
+        // As funnel run does it (DailyLanes): the event files first, then the metrics beside the
+        // telemetry's load and friction.
+        let lanes = DailyLanes(files: split.lastDayFiles)
+        let events = try Self.load(lanes.events, with: ingest, logger: logger)
         let ingestSeconds = Date().timeIntervalSince(runStarted)
         let cpuAfterIngest = CPUUsage.Reading(server)
         started = Date()
-        let daily = try Self.compute(job, connection, alongside: scratch)
+        let telemetry = TelemetryLoad(files: lanes.telemetry,
+                                      ingest: IngestRun(settings: scratch, kind: nil, assumeTimeZone: nil, workers: 1),
+                                      stop: StopFlag(), logger: logger)
+        let daily = try Self.compute(job, connection, alongside: scratch, beforeFriction: { try telemetry.load() })
+        let telemetryRows = try Self.checkLoaded(telemetry.reports)
+        try DailyLanes.markTelemetryFolded(connection, telemetry.reports)
         let computeSeconds = Date().timeIntervalSince(started)
         let cpuAfterCompute = CPUUsage.Reading(server)
         started = Date()
         var summary = BatchSummary(status: "completed", startedAt: runStarted, inbox: lastDay.path)
         summary.compute = daily.compute
-        summary.totals.files = loaded.reports.count
-        summary.totals.loaded = loaded.reports.count
-        summary.totals.rowsLoaded = loaded.rows
+        summary.totals.files = events.reports.count + telemetry.reports.count
+        summary.totals.loaded = summary.totals.files
+        summary.totals.rowsLoaded = events.rows + telemetryRows
         try FullReportWriter(settings: scratch).writeReports(into: reports, summary: summary)
         let reportSeconds = Date().timeIntervalSince(started)
         let dailySeconds = Date().timeIntervalSince(runStarted)
@@ -156,11 +164,13 @@ struct BenchDailyCommand: ParsableCommand {
         }
         let reportFiles = (try? FileManager.default.contentsOfDirectory(atPath: reports.path).count) ?? 0
         let frictionSeconds = daily.friction.map(\.seconds) ?? 0
-        Self.say(String(format: "  ingest:   %8.2f s  (%d rows loaded from %d files%@)", ingestSeconds, loaded.rows, loaded.reports.count,
-                        processorTime(cpuAtStart, cpuAfterIngest)))
-        Self.say(String(format: "  compute:  %8.2f s  (%@: %d cohort days, %d users; metrics %.2f s beside friction %.2f s%@)",
+        Self.say(String(format: "  ingest:   %8.2f s  (%d rows loaded from %d event files%@)", ingestSeconds, events.rows,
+                        events.reports.count, processorTime(cpuAtStart, cpuAfterIngest)))
+        Self.say(String(format: "  compute:  %8.2f s  (%@: %d cohort days, %d users; metrics %.2f s beside telemetry ingest %.2f s "
+                        + "(%d rows from %d files) then friction %.2f s%@)",
                         computeSeconds, daily.compute.mode, daily.compute.cohortDaysRebuilt, daily.compute.usersRebuilt,
-                        daily.compute.seconds, frictionSeconds, processorTime(cpuAfterIngest, cpuAfterCompute)))
+                        daily.compute.seconds, telemetry.seconds, telemetryRows, telemetry.reports.count, frictionSeconds,
+                        processorTime(cpuAfterIngest, cpuAfterCompute)))
         Self.say(String(format: "  report:   %8.2f s  (%d files: text, CSV, HTML, JSON, run.json%@)", reportSeconds, reportFiles,
                         processorTime(cpuAfterCompute, cpuAtEnd)))
         Self.say(String(format: "  total:    %8.2f s", dailySeconds))
@@ -248,19 +258,25 @@ struct BenchDailyCommand: ParsableCommand {
     /// Ingests files with the real ingest path; fails when one is not loaded.
     static func load(_ files: [String], with ingest: IngestRun, logger: Logger) throws -> (reports: [IngestRun.FileReport], rows: Int) {
         let reports = try ingest.run(files: files, stop: StopFlag(), progress: IngestProgress(), logger: logger)
+        return (reports, try checkLoaded(reports))
+    }
+
+    /// The rows the files loaded; fails when one is not loaded.
+    static func checkLoaded(_ reports: [IngestRun.FileReport]) throws -> Int {
         if let failed = reports.first(where: { $0.status != .loaded }) {
             throw CommandFailure("ingest of \(failed.path) ended \(failed.status.rawValue): \(failed.message ?? "")")
         }
-        return (reports, reports.reduce(0) { $0 + $1.counts.rowsLoaded })
+        return reports.reduce(0) { $0 + $1.counts.rowsLoaded }
     }
 
     /// One compute as `funnel compute` and `funnel run` do it: metrics and friction (side by side
-    /// on a second connection to `alongside` when given, as they run it); `full` rebuilds
-    /// everything, as `funnel compute --full` does.
+    /// on a second connection to `alongside` when given, as they run it, after `beforeFriction`
+    /// there); `full` rebuilds everything, as `funnel compute --full` does.
     static func compute(_ job: ComputeJob, _ connection: PostgresConnection, full: Bool = false,
-                        alongside: ConnectionSettings? = nil) throws -> ComputeJob.Result {
+                        alongside: ConnectionSettings? = nil,
+                        beforeFriction: (@Sendable () throws -> Void)? = nil) throws -> ComputeJob.Result {
         guard let result = try job.run(connection, options: ComputeOptions(full: full, waitForLock: true),
-                                       alongside: alongside) else {
+                                       alongside: alongside, beforeFriction: beforeFriction) else {
             throw CommandFailure("another compute holds the lock on the scratch database")
         }
         return result

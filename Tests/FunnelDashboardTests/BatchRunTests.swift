@@ -34,6 +34,18 @@ struct BatchFixture {
         try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-60)], ofItemAtPath: url.path)
     }
 
+    /// Writes a small telemetry (`ux`) file into the inbox: one screen view per user, on the
+    /// screens `welcome` and `signup` (its mtime set to a minute ago).
+    func dropTelemetry(_ name: String, users: Range<Int>) throws {
+        var text = "event_id,app_id,user_id,session_id,occurred_at,screen,type\n"
+        for user in users {
+            text += "\(name)-x\(user),app,u\(user),s\(user),2024-05-0\(1 + user % 5)T10:05:00Z,\(user % 2 == 0 ? "welcome" : "signup"),screen_view\n"
+        }
+        let url = inbox.appending(path: name)
+        try Data(text.utf8).write(to: url)
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-60)], ofItemAtPath: url.path)
+    }
+
     func latestSummary() throws -> [String: Any] {
         let data = try Data(contentsOf: reports.appending(path: "latest/run.json"))
         return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
@@ -88,6 +100,47 @@ struct BatchRunTests {
         let third = try FunnelExecutable.run(fixture.arguments(["--json"]))
         #expect(third.status == 0, "\(third.stderr)")
         #expect(third.stdout.contains("\"status\":\"completed\""))
+    }
+
+    @Test("telemetry loads beside the metrics, friction reads it, and the next run finds nothing new")
+    func telemetryLoadsBesideTheMetrics() throws {
+        let fixture = try BatchFixture()
+        defer { fixture.remove() }
+        try fixture.dropInstalls("installs-a.csv", users: 0..<20)
+        try fixture.dropTelemetry("ux-a.csv", users: 0..<20)
+        let first = try FunnelExecutable.run(fixture.arguments(["--json"]))
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stderr.contains("ingesting telemetry beside the metrics"), "\(first.stderr)")
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(first.stdout.utf8)) as? [String: Any])
+        #expect((summary["totals"] as? [String: Any])?["rows_loaded"] as? Int == 40)
+        #expect((summary["totals"] as? [String: Any])?["loaded"] as? Int == 2)
+        let files = summary["files"] as? [[String: Any]] ?? []
+        #expect(files.contains { ($0["path"] as? String)?.hasSuffix("ux-a.csv") == true && $0["status"] as? String == "loaded" })
+
+        let connection = try fixture.settings.connect()
+        func ledgers(_ name: String) throws -> [String] {
+            let rows = try connection.query("""
+                select (select count(*) from friction_files r where r.file_id = f.file_id)::text
+                       || (select count(*) from compute_files c where c.file_id = f.file_id)::text
+                from ingest_files f where f.path like '%/' || $1
+                """, [name])
+            return try rows.rows.map { try $0.decode(String.self, at: 0) }
+        }
+        #expect(try connection.query("select count(*)::bigint from raw_ux").scalar(Int64.self) == 20)
+        #expect(try ledgers("ux-a.csv") == ["11"], "read by friction, and recorded as folded for the metrics")
+        #expect(try connection.query("select count(*)::bigint from int_friction_reached").scalar(Int64.self) > 0,
+                "friction took in the screens reached")
+        let second = try FunnelExecutable.run(fixture.arguments())
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(second.stdout.contains("nothing new"), "\(second.stdout)")
+
+        // Telemetry alone: nothing for the metrics to wait on, so it loads before them.
+        try fixture.dropTelemetry("ux-b.csv", users: 20..<30)
+        let third = try FunnelExecutable.run(fixture.arguments())
+        #expect(third.status == 0, "\(third.stderr)")
+        #expect(!third.stderr.contains("beside the metrics"), "\(third.stderr)")
+        #expect(try ledgers("ux-b.csv") == ["11"])
+        #expect(try FunnelExecutable.run(fixture.arguments()).stdout.contains("nothing new"))
     }
 
     @Test("a file still being written is left for the next run")

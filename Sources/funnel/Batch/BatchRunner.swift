@@ -68,27 +68,51 @@ struct BatchRunner {
         }
 
         var reports: [IngestRun.FileReport] = []
+        let lanes = DailyLanes(files: scan.ready)
+        let ingest = IngestRun(settings: settings, kind: nil, assumeTimeZone: nil, workers: options.workers,
+                               workerOptions: WorkerOptions(leaseSeconds: options.leaseSeconds, pollSeconds: 0.2))
         if !scan.ready.isEmpty {
             logger.info("ingesting", metadata: ["run.files": "\(scan.ready.count)"])
-            let ingest = IngestRun(settings: settings, kind: nil, assumeTimeZone: nil, workers: options.workers,
-                                   workerOptions: WorkerOptions(leaseSeconds: options.leaseSeconds, pollSeconds: 0.2))
             reports = try step("ingest") {
                 // Retake the lock first when a lost connection released it.
                 try session.ensure()
-                return try ingest.run(files: scan.ready, stop: stop, progress: IngestProgress(), logger: logger)
+                return try ingest.run(files: lanes.events, stop: stop, progress: IngestProgress(), logger: logger)
+            }
+        }
+        // The telemetry loads beside the metrics when there are metrics to compute: when the
+        // event files brought nothing new, it loads now, so a run over files already loaded still
+        // finds nothing new.
+        let besideMetrics = !lanes.telemetry.isEmpty && reports.contains { $0.status == .loaded }
+        if !lanes.telemetry.isEmpty && !besideMetrics && !stop.isSet {
+            reports += try step("ingest") {
+                try session.ensure()
+                return try ingest.run(files: lanes.telemetry, stop: stop, progress: IngestProgress(), logger: logger)
             }
         }
         if stop.isSet { throw CommandFailure("interrupted: the next run finishes the job (files not loaded stay in the inbox)") }
-        record(reports, into: &summary)
-        if summary.totals.loaded == 0, summary.totals.failed == 0,
-           try step("check", { try isUpToDate(session.ensure(), folders) }) {
-            try archive(reports, &summary)
-            return finish(&summary, status: "nothing_new")
+        if !besideMetrics {
+            record(reports, into: &summary)
+            if summary.totals.loaded == 0, summary.totals.failed == 0,
+               try step("check", { try isUpToDate(session.ensure(), folders) }) {
+                try archive(reports, &summary)
+                return finish(&summary, status: "nothing_new")
+            }
         }
 
         let job = ComputeJob(configuration: configuration, logger: logger)
+        let telemetry = TelemetryLoad(files: besideMetrics ? lanes.telemetry : [],
+                                      ingest: IngestRun(settings: settings, kind: nil, assumeTimeZone: nil, workers: 1,
+                                                        workerOptions: ingest.workerOptions),
+                                      stop: stop, logger: logger)
+        let loadTelemetry: (@Sendable () throws -> Void)? = besideMetrics ? { @Sendable in try telemetry.load() } : nil
         summary.compute = try step("compute") {
-            try job.run(try session.ensure(), options: ComputeOptions(waitForLock: true), alongside: settings)?.compute
+            try job.run(try session.ensure(), options: ComputeOptions(waitForLock: true), alongside: settings,
+                        beforeFriction: loadTelemetry)?.compute
+        }
+        if besideMetrics {
+            reports += telemetry.reports
+            record(reports, into: &summary)
+            try step("compute") { try DailyLanes.markTelemetryFolded(session.ensure(), telemetry.reports) }
         }
         summary.computeRunId = try step("compute") { try lastComputeRun(session.ensure()) }
         if stop.isSet { throw CommandFailure("interrupted after compute: the next run writes the reports") }

@@ -1,0 +1,76 @@
+import Foundation
+import FunnelCore
+import FunnelIngest
+import FunnelSQL
+import Logging
+import PostgresClient
+
+/// The two lanes of a daily run (`funnel run` and `funnel bench daily` alike). The metrics read
+/// every kind of file but telemetry (`ux`); friction reads telemetry, steps and opens. So the
+/// event files load first, with every worker; then the metrics compute on the run's connection
+/// while the second connection loads the telemetry and then runs friction (`ComputeJob`'s
+/// `beforeFriction`). On two cores the telemetry's load, its largest file, no longer holds up the
+/// metrics, and friction still starts only once every file is in.
+struct DailyLanes {
+    /// Every file but telemetry (and files whose kind the name does not tell: the loader decides).
+    let events: [String]
+    /// The `ux` files.
+    let telemetry: [String]
+
+    init(files: [String]) {
+        var events: [String] = []
+        var telemetry: [String] = []
+        for file in files {
+            if EventKind(fileName: file) == .ux { telemetry.append(file) } else { events.append(file) }
+        }
+        self.events = events
+        self.telemetry = telemetry
+    }
+
+    /// Records the telemetry files a lane loaded as folded in for the metrics, once friction has
+    /// read them (`telemetry_folded.sql`): the metrics read nothing from them, and left unfolded
+    /// they would make the next run with nothing new compute again.
+    static func markTelemetryFolded(_ connection: PostgresConnection, _ reports: [IngestRun.FileReport]) throws {
+        let loaded = reports.filter { $0.status == .loaded }.compactMap(\.fileID)
+        guard !loaded.isEmpty else { return }
+        try connection.query(SQLCatalog.text("compute/telemetry_folded.sql"), [loaded])
+    }
+}
+
+/// The telemetry files' load, as the friction lane's first work. It loads once: when a retried
+/// compute step runs the lane again, the files it loaded keep their reports.
+final class TelemetryLoad: @unchecked Sendable {
+    // Safe: `reports` and `seconds` are written and read under `lock`.
+    private let lock = NSLock()
+    private var loadedReports: [IngestRun.FileReport]?
+    private var loadSeconds = 0.0
+    private let files: [String]
+    private let ingest: IngestRun
+    private let stop: StopFlag
+    private let logger: Logger
+
+    init(files: [String], ingest: IngestRun, stop: StopFlag, logger: Logger) {
+        self.files = files
+        self.ingest = ingest
+        self.stop = stop
+        self.logger = logger
+    }
+
+    /// Loads the files unless a previous call did.
+    func load() throws {
+        guard !files.isEmpty, lock.withLock({ loadedReports == nil }) else { return }
+        let started = Date()
+        logger.info("ingesting telemetry beside the metrics", metadata: ["run.files": "\(files.count)"])
+        let reports = try ingest.run(files: files, stop: stop, progress: IngestProgress(), logger: logger)
+        lock.withLock {
+            loadedReports = reports
+            loadSeconds = Date().timeIntervalSince(started)
+        }
+    }
+
+    /// One report per file once loaded; none before.
+    var reports: [IngestRun.FileReport] { lock.withLock { loadedReports ?? [] } }
+
+    /// How long the load took.
+    var seconds: Double { lock.withLock { loadSeconds } }
+}

@@ -13,7 +13,9 @@ struct RunCommand: ParsableCommand {
         Takes the input files of --inbox that are new (hidden files are skipped; a file modified \
         in the last --settle-seconds, or whose size changes while it is looked at, is still being \
         written and left for the next run; content already loaded is recognised by checksum), \
-        loads them, brings the metrics up to date incrementally, writes the reports into \
+        loads them, brings the metrics up to date incrementally (the telemetry files load beside \
+        the metrics, on a second connection that then brings the onboarding friction up to date), \
+        writes the reports into \
         REPORTS/YYYY-MM-DD-HHMMSS/ and repoints REPORTS/latest to it, then moves the loaded files \
         into ARCHIVE/YYYY-MM-DD/ when --archive is given. The schema is migrated first.
 

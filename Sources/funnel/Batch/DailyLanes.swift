@@ -40,7 +40,7 @@ struct DailyLanes {
 /// The telemetry files' load, as the friction lane's first work. It loads once: when a retried
 /// compute step runs the lane again, the files it loaded keep their reports.
 final class TelemetryLoad: @unchecked Sendable {
-    // Safe: `reports` and `seconds` are written and read under `lock`.
+    // Safe: `loadedReports` and `loadSeconds` are written and read under `lock` only.
     private let lock = NSLock()
     private var loadedReports: [IngestRun.FileReport]?
     private var loadSeconds = 0.0

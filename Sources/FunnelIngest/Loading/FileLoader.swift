@@ -51,7 +51,7 @@ public final class FileLoader {
             guard let bounds = staged.bounds[kind] else { continue }
             try connection.query("select ensure_month_partitions($1, $2::date, $3::date)",
                                  [kind.rawTable, bounds.earliestDate, bounds.latestDate])
-            try connection.execute("analyze \(Self.stagingTable(kind))")
+            try connection.execute("analyze \(Self.stagingTable(kind))\(Self.analyzedColumns(kind))")
         }
         try connection.transaction { connection in
             let locked = try connection.query(SQLCatalog.text("ingest/lock_claimed_file.sql"), [file.fileID, workerID])
@@ -95,6 +95,14 @@ public final class FileLoader {
         guard kind == .installs else { return false }
         let stored = try connection.query(SQLCatalog.text("ingest/raw_rows_estimate.sql"), [kind.rawTable]).scalar(Double.self)
         return Double(stagedRows) * 20 < stored
+    }
+
+    /// The staging columns whose statistics the merge needs, as ANALYZE's column list: for the
+    /// kinds merged through a key table, the key alone (the merge groups, sorts and joins on
+    /// nothing else; statistics of all 31 telemetry columns took 0.24 s of a day's 70k rows, the
+    /// key's 0.02 s); every column for installs and ad spend, whose merges join on more.
+    static func analyzedColumns(_ kind: EventKind) -> String {
+        kind == .installs || !kind.isEvent ? "" : " (app_id, event_id)"
     }
 
     /// The merge statement of a kind: installs and ad_spend have their own; the other event

@@ -63,8 +63,7 @@ public final class FileLoader {
             for kind in EventKind.allCases where staged.rows[kind, default: 0] > 0 {
                 try connection.query("select pg_advisory_xact_lock($1)", [Self.mergeLock(kind).value])
                 let probes = try Self.prefersIndexProbes(connection, kind: kind, stagedRows: staged.rows[kind, default: 0])
-                try connection.execute(probes ? "set local enable_hashjoin = off; set local enable_mergejoin = off"
-                                              : "set local enable_hashjoin = on; set local enable_mergejoin = on")
+                try connection.execute(Self.joinSettings(kind: kind, probes: probes))
                 let mergeStarted = clock.now
                 loaded += try connection.query(Self.mergeStatement(for: kind), [file.fileID])
                     .scalar(Int.self)
@@ -103,6 +102,15 @@ public final class FileLoader {
     /// key's 0.02 s); every column for installs and ad spend, whose merges join on more.
     static func analyzedColumns(_ kind: EventKind) -> String {
         kind == .installs || !kind.isEvent ? "" : " (app_id, event_id)"
+    }
+
+    /// The join methods of a kind's merge: index probes for a small installs file; for the kinds
+    /// merged through a key table, a hash of the keys just inserted, to find the staged rows they
+    /// stand for (a merge join sorted both again: 0.10 s of the 1.49 s the day's telemetry took).
+    static func joinSettings(kind: EventKind, probes: Bool) -> String {
+        if probes { return "set local enable_hashjoin = off; set local enable_mergejoin = off" }
+        if kind == .installs || !kind.isEvent { return "set local enable_hashjoin = on; set local enable_mergejoin = on" }
+        return "set local enable_hashjoin = on; set local enable_mergejoin = off"
     }
 
     /// The merge statement of a kind: installs and ad_spend have their own; the other event

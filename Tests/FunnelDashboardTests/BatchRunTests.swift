@@ -23,24 +23,23 @@ struct BatchFixture {
          "--settle-seconds", "0", "--recheck-seconds", "0"] + extra
     }
 
-    /// Writes a small installs file into the inbox (its mtime set to a minute ago).
+    /// Writes a small installs file into the inbox.
     func dropInstalls(_ name: String, users: Range<Int>) throws {
-        var text = "event_id,app_id,user_id,installed_at,network,country\n"
-        for user in users {
-            text += "i\(user),app,u\(user),2024-05-0\(1 + user % 5)T10:00:00Z,\(user % 2 == 0 ? "meta" : "organic"),DE\n"
-        }
-        let url = inbox.appending(path: name)
-        try Data(text.utf8).write(to: url)
-        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-60)], ofItemAtPath: url.path)
+        try drop(name, "event_id,app_id,user_id,installed_at,network,country\n" + users.map { user in
+            "i\(user),app,u\(user),2024-05-0\(1 + user % 5)T10:00:00Z,\(user % 2 == 0 ? "meta" : "organic"),DE\n"
+        }.joined())
     }
 
     /// Writes a small telemetry (`ux`) file into the inbox: one screen view per user, on the
-    /// screens `welcome` and `signup` (its mtime set to a minute ago).
+    /// screens `welcome` and `signup`.
     func dropTelemetry(_ name: String, users: Range<Int>) throws {
-        var text = "event_id,app_id,user_id,session_id,occurred_at,screen,type\n"
-        for user in users {
-            text += "\(name)-x\(user),app,u\(user),s\(user),2024-05-0\(1 + user % 5)T10:05:00Z,\(user % 2 == 0 ? "welcome" : "signup"),screen_view\n"
-        }
+        try drop(name, "event_id,app_id,user_id,session_id,occurred_at,screen,type\n" + users.map { user in
+            "\(name)-x\(user),app,u\(user),s\(user),2024-05-0\(1 + user % 5)T10:05:00Z,\(user % 2 == 0 ? "welcome" : "signup"),screen_view\n"
+        }.joined())
+    }
+
+    /// Writes a file into the inbox with its mtime set to a minute ago (settled).
+    private func drop(_ name: String, _ text: String) throws {
         let url = inbox.appending(path: name)
         try Data(text.utf8).write(to: url)
         try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-60)], ofItemAtPath: url.path)

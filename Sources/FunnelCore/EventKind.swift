@@ -21,8 +21,11 @@ public enum EventKind: String, CaseIterable, Sendable, Codable, Hashable {
 
     /// The table of the (app_id, event_id) pairs the kind has stored (migration 0050), which
     /// deduplicates its events with one probe however many monthly partitions its raw table has.
-    /// Installs have none: their raw table's key still does it (`merge_installs.sql`).
-    public var keyTable: String { "raw_\(rawValue)_keys" }
+    /// Nil for installs, whose raw table's key still does it (`merge_installs.sql`), and ad spend,
+    /// which restates rather than deduplicates. Fixed in code: never built from input.
+    public var keyTable: String? {
+        self == .installs || !isEvent ? nil : "raw_\(rawValue)_keys"
+    }
 
     /// Whether rows carry an `event_id` and are deduplicated by (kind, app_id, event_id).
     /// `ad_spend` rows instead replace earlier rows with the same key (restatement).

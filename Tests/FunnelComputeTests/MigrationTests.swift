@@ -124,7 +124,7 @@ struct MigrationTests {
         }
         // Every event kind but installs is keyed by its key table (0050), installs by their raw table.
         for kind in EventKind.allCases where kind.isEvent {
-            let table = kind == .installs ? kind.rawTable : kind.keyTable
+            let table = kind.keyTable ?? kind.rawTable
             let key = try connection.query("""
                 select string_agg(a.attname, ',' order by k.ord)
                 from pg_constraint c

@@ -238,8 +238,8 @@ struct FunnelAndIncrementalTests {
                                  fileID: history)
         try f.compute()
         // A table emptied by an upgrade, in part: the next run must bring these rows back whole.
-        let removed = try f.connection.query("delete from fct_retention where cohort_date < '2024-03-05'").affectedRows
-        #expect(removed > 50)
+        let removed = try f.connection.query("delete from fct_retention_cells where cohort_date < '2024-03-05'").affectedRows
+        #expect(removed > 25)
         // A new day: new installs, returning users, a late open of day 2 of an old cohort.
         let day = try SyntheticData.registerFile(f.connection, name: "day.csv")
         try SyntheticData.insert(into: f.connection, app: "app", users: 40, firstDay: "2024-03-21", days: 1, seed: 5,
@@ -260,7 +260,7 @@ struct FunnelAndIncrementalTests {
         #expect(folded != stale)
         _ = try f.compute(full: true)
         #expect(try f.snapshot("fct_retention") == folded, "the incremental triangle equals a full rebuild")
-        #expect(try f.int("select count(*) from fct_retention where cohort_date < '2024-03-05'") ?? 0 > removed)
+        #expect(try f.int("select count(*) from fct_retention_cells where cohort_date < '2024-03-05'") ?? 0 > removed)
     }
 
     @Test("a second compute while one runs returns at once instead of overlapping")
@@ -306,7 +306,12 @@ struct FunnelAndIncrementalTests {
             ("checks/money_defined.sql",
              "update fct_networks set verdict = 'maybe' where ctid = (select min(ctid) from fct_networks)"),
             ("checks/retention_bounds.sql",
-             "update fct_retention set retained = cohort_size + 1 where ctid = (select min(ctid) from fct_retention)"),
+             "update fct_retention_cells set retained = cohort_size + 1 where ctid = (select min(ctid) from fct_retention_cells)"),
+            // rolling retention below zero: more users last active before day 1 than the cohort
+            ("checks/retention_bounds.sql", """
+                update fct_retention_cells set last_active = cohort_size + 1
+                where ctid = (select min(ctid) from fct_retention_cells where day = 0)
+                """),
             ("checks/user_facts_consistent.sql", """
                 update int_user_facts set first_open_at = installed_at - interval '1 hour'
                 where ctid = (select min(ctid) from int_user_facts);

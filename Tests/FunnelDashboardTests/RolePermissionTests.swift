@@ -48,7 +48,7 @@ struct RolePermissionTests {
         try connection.execute("set role funnel_dashboard")
         expectRefused(connection, "insert into dash_kfactor (app_id, network) values ('x', 'y')")
         expectRefused(connection, "update dash_networks set verdict = 'cut'")
-        expectRefused(connection, "delete from dash_retention")
+        expectRefused(connection, "delete from dash_retention_summary")
         expectRefused(connection, "delete from dash_acquisition")
     }
 

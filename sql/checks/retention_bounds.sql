@@ -1,11 +1,19 @@
--- retention_bounds: retention cells with more retained users than the cohort, a rate outside
--- 0..1, a rolling value below the classic one, or a day-0 classic rate other than 1.
--- Grain: one row per offending cell. Reads: fct_retention.
-select r.app_id, r.mode, r.cohort_date, r.network, r.day
-from fct_retention r
-left join fct_retention c
-  on r.mode = 'rolling' and c.mode = 'classic' and c.app_id = r.app_id
- and c.cohort_date = r.cohort_date and c.network = r.network and c.day = r.day
-where r.retained > r.cohort_size or r.retained < 0 or r.rate < 0 or r.rate > 1
-   or (r.mode = 'rolling' and r.retained < c.retained)
-   or (r.mode = 'classic' and r.day = 0 and r.retained <> r.cohort_size)
+-- retention_bounds: retention cells with more retained users than the cohort or fewer than none
+-- (so a rate outside 0..1), a day-0 classic count other than the cohort, or a rolling value (as
+-- the view fct_retention reads it from the cells) outside 0..cohort or below the classic one.
+-- Grain: one row per offending cell, named by the first mode it breaks. Reads:
+-- fct_retention_cells (in its primary key's order, which the running sum follows).
+with cells as (
+    select app_id, cohort_date, network, cohort_size, day, retained,
+           cohort_size - coalesce(sum(last_active) over (
+               partition by app_id, cohort_date, network order by day
+               rows between unbounded preceding and 1 preceding), 0) as rolling
+    from fct_retention_cells
+)
+select app_id,
+       case when retained > cohort_size or retained < 0 or (day = 0 and retained <> cohort_size)
+            then 'classic' else 'rolling' end as mode,
+       cohort_date, network, day
+from cells
+where retained > cohort_size or retained < 0 or (day = 0 and retained <> cohort_size)
+   or rolling > cohort_size or rolling < 0 or rolling < retained;

@@ -5,9 +5,11 @@
 -- the moves of their first purchase and last active days. Cells left without contributions are
 -- deleted, so the rollups equal a rebuild (whose rows with only zeros are not kept). Nothing
 -- reads the users' earlier rows, so the cost follows the new rows, not the users' history.
--- The day rollup's differences (delta_day_cells) also go, summed, to int_network_day_rollup.
+-- The day rollup's differences (delta_day_cells) also go, summed, to int_network_day_rollup
+-- (delta_network_cells, which fct_retention.sql reads too).
 -- Grain: the rollups' own. Reads: delta_users, int_user_facts, delta_old_facts, delta_new_days,
--- compute_settings. Writes delta_new_facts, delta_day_cells and delta_empty_cells (working tables).
+-- compute_settings. Writes delta_new_facts, delta_day_cells, delta_network_cells and
+-- delta_empty_cells (working tables).
 -- The delta users' facts as they are now: those delta_fast_facts.sql updated are there already;
 -- the others (the general users, and users whose new rows made no day) are probed per user
 -- (offset 0 keeps the planner from scanning every user's facts). Read by each rollup below.
@@ -144,13 +146,16 @@ where r.app_id = e.app_id and r.cohort_date = e.cohort_date and r.network = e.ne
   and r.campaign = e.campaign and r.country = e.country and r.platform = e.platform and r.day_n = e.day_n;
 
 -- The same differences summed over campaign, country and platform.
-insert into int_network_day_rollup as r
+insert into delta_network_cells
 select app_id, cohort_date, network, day_n, sum(active_users), sum(last_active_users), sum(revenue_usd),
        sum(payers), sum(new_payers)
 from delta_day_cells
 group by cohort_date, day_n, network, app_id
 having sum(active_users) <> 0 or sum(last_active_users) <> 0 or sum(revenue_usd) <> 0 or sum(payers) <> 0
-    or sum(new_payers) <> 0
+    or sum(new_payers) <> 0;
+
+insert into int_network_day_rollup as r
+select * from delta_network_cells
 on conflict (app_id, cohort_date, network, day_n) do update
 set active_users = r.active_users + excluded.active_users,
     last_active_users = r.last_active_users + excluded.last_active_users,

@@ -110,6 +110,10 @@ create temp table funnel_point_changes (
 -- applied to it and, summed, to int_network_day_rollup.
 create temp table delta_day_cells (like int_cohort_day_rollup) on commit drop;
 
+-- delta_network_cells: the same differences summed over campaign, country and platform, applied
+-- to int_network_day_rollup and added by fct_retention.sql to the triangle's cells.
+create temp table delta_network_cells (like int_network_day_rollup) on commit drop;
+
 -- delta_empty_cells: the day rollup's cells those differences left empty, to delete by key.
 create temp table delta_empty_cells (like int_cohort_day_rollup) on commit drop;
 

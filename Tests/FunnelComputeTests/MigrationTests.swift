@@ -141,6 +141,44 @@ struct MigrationTests {
         #expect(duplicate?.sqlState == .uniqueViolation)
     }
 
+    @Test("0051 keeps the stored triangle: the view gives back its classic and rolling cells from the new cells")
+    func retentionCellsFromStoredTriangle() throws {
+        let connection = try TestCluster.freshDatabase().connect()
+        try Migrator(migrations: Migration.all.filter { $0.version < 51 }).migrate(connection)
+        // One cohort of 3 on adnova, days 0-3 mature: u1 active on days 0, 1 and 3, u2 on 0 and 2,
+        // u3 on 0 only. Classic 3, 1, 1, 1; last active on day 0 u3, day 2 u2, day 3 u1; rolling
+        // (active on day N or later) 3, 2, 2, 1.
+        let classic = [3, 1, 1, 1], rolling = [3, 2, 2, 1]
+        var rows: [String] = []
+        for network in ["adnova", "all"] {
+            for day in 0..<4 {
+                rows.append("('app', 'classic', '2024-03-01', '\(network)', 3, \(day), \(classic[day]), \(Double(classic[day]) / 3))")
+                rows.append("('app', 'rolling', '2024-03-01', '\(network)', 3, \(day), \(rolling[day]), \(Double(rolling[day]) / 3))")
+            }
+        }
+        try connection.execute("""
+            insert into funnel.int_network_day_rollup (app_id, cohort_date, network, day_n, active_users,
+                                                       last_active_users, revenue_usd, payers, new_payers)
+            values ('app', '2024-03-01', 'adnova', 0, 3, 1, 0, 0, 0), ('app', '2024-03-01', 'adnova', 1, 1, 0, 0, 0, 0),
+                   ('app', '2024-03-01', 'adnova', 2, 1, 1, 0, 0, 0), ('app', '2024-03-01', 'adnova', 3, 1, 1, 0, 0, 0);
+            insert into funnel.fct_retention (app_id, mode, cohort_date, network, cohort_size, day, retained, rate)
+            values \(rows.joined(separator: ", "));
+            """)
+        let query = """
+            select string_agg(mode || ' ' || network || ' ' || day || ' ' || cohort_size || ' ' || retained || ' '
+                              || round(rate::numeric, 4), ', ' order by mode, network, day)
+            from funnel.fct_retention
+            """
+        let before = try connection.query(query).scalar(String.self)
+        try Migrator().migrate(connection)
+        #expect(try connection.query(query).scalar(String.self) == before)
+        #expect(try connection.query(
+            "select string_agg(retained || '/' || last_active, ' ' order by day) from funnel.fct_retention_cells where network = 'all'"
+        ).scalar(String.self) == "3/1 1/0 1/1 1/1")
+        #expect(try connection.query(
+            "select has_table_privilege('funnel_dashboard', 'funnel.dash_retention', 'select')").scalar(Bool.self))
+    }
+
     @Test("0050 keys the stored events of each kind, so an event stored before it is still a duplicate")
     func eventKeysFromStoredRows() throws {
         let settings = try TestCluster.freshDatabase()

@@ -5,14 +5,13 @@
 -- A stored rolling cell moved with every day between a returning user's old and new last active
 -- day: at a year of daily cohorts a day rewrote about 170k cells of 935k, 2.4 s of the daily run.
 -- Now a returning user changes at most two cells of their row (the old and the new last day).
--- The cells start empty: the next compute finds every row of the triangle missing and fills it
--- whole (fct_retention.sql), as a rebuild does.
+-- The cells are the stored classic cells with, for each, the users the network-grain day rollup
+-- (migration 0044) has last active on that day, which is what the stored rolling cells were
+-- summed from: the view gives back the rows of the table it replaces.
 -- Grain: fct_retention_cells one row per (app_id, cohort_date, network, day), mature days only;
--- fct_retention one row per (app_id, mode, cohort_date, network, day). Reads: nothing; replaces
--- fct_retention and dash_retention (granted again to funnel_dashboard, migration 0031).
-
-drop view dash_retention;
-drop table fct_retention;
+-- fct_retention one row per (app_id, mode, cohort_date, network, day). Reads: fct_retention,
+-- int_network_day_rollup; replaces fct_retention and dash_retention (granted again to
+-- funnel_dashboard, migration 0031).
 
 -- Cells change in place each day (the newest diagonal, returning users' days): the room left on
 -- each page keeps those updates HOT, as migration 0048 did for the table before.
@@ -26,6 +25,23 @@ create table fct_retention_cells (
     last_active integer not null,
     primary key (app_id, cohort_date, network, day)
 ) with (fillfactor = 60);
+
+insert into fct_retention_cells (app_id, cohort_date, network, day, cohort_size, retained, last_active)
+select r.app_id, r.cohort_date, r.network, r.day, r.cohort_size, r.retained, coalesce(d.last_active_users, 0)
+from fct_retention r
+left join (
+    select app_id, cohort_date, network, day_n, last_active_users
+    from int_network_day_rollup
+    union all
+    select app_id, cohort_date, 'all', day_n, sum(last_active_users)::integer
+    from int_network_day_rollup
+    group by app_id, cohort_date, day_n
+) d on d.app_id = r.app_id and d.cohort_date = r.cohort_date and d.network = r.network and d.day_n = r.day
+where r.mode = 'classic'
+order by r.app_id, r.cohort_date, r.network, r.day;
+
+drop view dash_retention;
+drop table fct_retention;
 
 create view fct_retention as
 select app_id, 'classic'::text as mode, cohort_date, network, cohort_size, day, retained,

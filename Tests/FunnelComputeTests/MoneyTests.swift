@@ -39,6 +39,28 @@ struct MoneyTests {
         #expect(try f.int("select count(*) from fct_networks where cpi = 0 or cpi = 'Infinity'") == 0)
     }
 
+    @Test("an incremental run moves the CPI of a day whose installs came later, without new spend")
+    func cpiFollowsLateInstalls() throws {
+        let f = try ComputeFixture()
+        for user in ["a1", "a2", "a3", "a4"] { try f.install(user, "2024-03-01T10:00:00Z", network: "adnova") }
+        try f.install("b1", "2024-03-02T10:00:00Z", network: "adnova")
+        try f.spend("2024-03-01", network: "adnova", spend: 100)
+        try f.spend("2024-03-02", network: "adnova", spend: 30)
+        try f.markDirty("2024-03-01", "2024-03-02")
+        try f.compute()
+        let cpi = "select cpi from fct_cpi where date = $1::date and network = 'adnova' and campaign = 'all' and country = 'all'"
+        #expect(try f.double(cpi, ["2024-03-01"]) == 25)
+        // One more adnova install on 03-01, delivered late, and nothing new for 03-02: 100 / 5.
+        try f.install("a5", "2024-03-01T18:00:00Z", network: "adnova")
+        try f.markDirty("2024-03-01")
+        #expect(try f.compute().mode == "incremental")
+        #expect(try f.double(cpi, ["2024-03-01"]) == 20)
+        #expect(try f.double(cpi, ["2024-03-02"]) == 30)
+        let incremental = try f.snapshot("fct_cpi")
+        _ = try f.compute(full: true)
+        #expect(try f.snapshot("fct_cpi") == incremental, "the incremental CPI table equals a full rebuild")
+    }
+
     @Test("LTV is cumulative revenue (USD x revenue share) over cohort installs; ROAS over the cohort's spend")
     func ltvAndRoas() throws {
         let f = try ComputeFixture()

@@ -249,13 +249,17 @@ public struct ComputeEngine: Sendable {
         // (the triangle's query 129-349 ms merged, 67-88 ms hashed, at 300k users).
         try connection.execute("set local enable_mergejoin = off")
         defer { _ = try? connection.execute("set local enable_mergejoin = on") }
-        // The triangle computes again only the cells this run can have changed, unless the run
-        // rebuilds everything (a configuration change may move every cell).
+        // The triangle and the CPI table compute again only the cells and dates this run can
+        // have changed, unless the run rebuilds everything (a configuration change may move every
+        // cell).
         try timed("fct_retention") {
             try connection.query(SQLCatalog.text("compute/fct_retention.sql"), [!full])
         }
-        for step in ["fct_retention_summary", "fct_retention_brackets", "fct_regular_users",
-                     "fct_ltv", "fct_cpi", "fct_funnel_top", "fct_kfactor", "fct_funnel"] {
+        for step in ["fct_retention_summary", "fct_retention_brackets", "fct_regular_users", "fct_ltv"] {
+            try timed(step) { try connection.execute(SQLCatalog.text("compute/\(step).sql")) }
+        }
+        try timed("fct_cpi") { try connection.query(SQLCatalog.text("compute/fct_cpi.sql"), [!full]) }
+        for step in ["fct_funnel_top", "fct_kfactor", "fct_funnel"] {
             try timed(step) { try connection.execute(SQLCatalog.text("compute/\(step).sql")) }
         }
         try timed("fct_ltv_models") { try projectLTV(connection) }

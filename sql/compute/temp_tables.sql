@@ -4,8 +4,8 @@
 -- scope_onboarding one row per user with onboarding step times; the fold's and the funnel's
 -- tables below.
 -- scope_user_state one row per user whose facts are (re)built, with what int_user_facts.sql
--- derives them from. Reads: int_user_facts, int_cohort_day_rollup, int_funnel_points,
--- fct_retention (their column lists only).
+-- derives them from. Reads: int_user_facts, int_cohort_day_rollup, int_network_day_rollup,
+-- int_funnel_points (their column lists only).
 
 create temp table compute_scope (
     app_id      text not null,

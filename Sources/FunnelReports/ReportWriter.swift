@@ -1,24 +1,35 @@
 public import Foundation
+import FunnelCore
 
 /// Writes a report's formats into a directory: report.txt, the CSV files, report.html, report.json.
 public enum ReportWriter {
-    /// Writes each format asked for and returns the paths written, in order.
+    /// Writes each format asked for and returns the paths written, in order. The formats are
+    /// rendered at once, one per core: at a year of history rendering took 0.9 s of a daily
+    /// run's reports one after the other, the JSON alone about half of it.
     public static func write(_ report: Report, formats: [ReportFormat], to directory: URL) throws -> [URL] {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        var written: [URL] = []
-        func save(_ name: String, _ contents: String) throws {
-            let url = directory.appending(path: name)
-            try Data(contents.utf8).write(to: url, options: .atomic)
-            written.append(url)
+        let rendered = ResultSlots<Result<[(name: String, contents: String)], any Error>>(count: formats.count)
+        DispatchQueue.concurrentPerform(iterations: formats.count) { index in
+            rendered.set(index, Result { try render(report, as: formats[index]) })
         }
-        for format in formats {
-            switch format {
-            case .text: try save("report.txt", TextRenderer.render(report))
-            case .csv: for file in CSVRenderer.render(report) { try save(file.name, file.contents) }
-            case .html: try save("report.html", HTMLRenderer.render(report))
-            case .json: try save("report.json", try JSONRenderer.render(report))
+        var written: [URL] = []
+        for files in rendered.values {
+            for file in try files.get() {
+                let url = directory.appending(path: file.name)
+                try Data(file.contents.utf8).write(to: url, options: .atomic)
+                written.append(url)
             }
         }
         return written
+    }
+
+    /// The files of one format, named as they are written.
+    private static func render(_ report: Report, as format: ReportFormat) throws -> [(name: String, contents: String)] {
+        switch format {
+        case .text: [("report.txt", TextRenderer.render(report))]
+        case .csv: CSVRenderer.render(report).map { ($0.name, $0.contents) }
+        case .html: [("report.html", HTMLRenderer.render(report))]
+        case .json: [("report.json", try JSONRenderer.render(report))]
+        }
     }
 }

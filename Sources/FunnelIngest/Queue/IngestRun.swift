@@ -156,24 +156,3 @@ private final class WorkerFailures: @unchecked Sendable {
         return errors.first
     }
 }
-
-/// Slots filled by concurrent iterations, each index by exactly one.
-private final class ResultSlots<Value: Sendable>: @unchecked Sendable {
-    // Safe: `slots` is only touched while holding `lock`.
-    private let lock = NSLock()
-    private var slots: [Value?]
-
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
-
-    func set(_ index: Int, _ value: Value) {
-        lock.lock()
-        slots[index] = value
-        lock.unlock()
-    }
-
-    var values: [Value] {
-        lock.lock()
-        defer { lock.unlock() }
-        return slots.map { $0! }
-    }
-}

@@ -139,8 +139,8 @@ with settings as (
         where z.app_id = t.app_id and z.cohort_date = t.cohort_date and z.network = t.network)
 ), changes as materialized (
     -- Cells keyed alike and equal in value are left alone. The four writes touch different rows
-    -- (the moved days lie before the cells computed again, and a rebuilt cohort has no moved
-    -- days: the fold's users are outside the cohorts it rebuilds), so one statement holds them.
+    -- (the moved days lie before their row's first day computed again, and the cells deleted
+    -- belong to rows without a size, which have no moved days), so one statement holds them.
     select t.stored_row, n.*
     from next n
     full join stored t

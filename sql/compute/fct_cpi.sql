@@ -15,7 +15,7 @@
 -- differ are written (deleting and re-inserting every row cost twice as much). Nulls compare equal
 -- (an undefined CPI stays undefined).
 with dates as (
-    select app_id, spend_date as date from spend_scope where $1
+    select app_id, spend_date as date from spend_scope
 ), installs as (
     select r.app_id, r.cohort_date as date, r.network, r.campaign, r.country,
            sum(r.installs) as installs, sum(r.paid_installs) as paid_installs

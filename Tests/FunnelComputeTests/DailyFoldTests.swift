@@ -24,7 +24,7 @@ struct DailyFoldTests {
         """,
         "(select app_id, screen, friction_type, dimension, value, users_hit, dropped_hit from fct_friction_breakdown)",
         "int_friction_reached", "int_friction_screens", "int_friction_outcomes", "int_friction_apps",
-        "int_friction_screen_counts",
+        "int_friction_screen_counts", "int_friction_hits",
     ]
 
     @Test("metrics and friction after one folded day equal a full rebuild")

@@ -16,6 +16,14 @@ private func impactRows(_ connection: PostgresConnection) throws -> [String] {
         """).map { try $0.decode(String.self, at: 0) }
 }
 
+/// The kept hit users (int_friction_hits): app, screen, friction type, user and counted class.
+private func hitRows(_ connection: PostgresConnection) throws -> [String] {
+    try connection.query("""
+        select concat_ws('|', app_id, screen, friction_type, user_id, counted_class)
+        from int_friction_hits order by 1
+        """).map { try $0.decode(String.self, at: 0) }
+}
+
 private let planted: [String: String] = [
     "keyboard": "keyboard_covers_action",
     "permission_denied": "permission_denied_no_guidance",
@@ -201,10 +209,15 @@ struct FrictionComputationTests {
         #expect(incremental[1].hasPrefix("u2|") && incremental[1].hasSuffix("|android"), "u2: \(incremental[1])")
         #expect(incremental[2].hasPrefix("u3|") && incremental[2].hasSuffix("|ios"), "u3: \(incremental[2])")
         let impact = try impactRows(connection)
+        let hits = try connection.query("select concat_ws('|', user_id, platform) from int_friction_hits order by 1")
+            .map { try $0.decode(String.self, at: 0) }
+        #expect(hits == ["u1|ios", "u2|android", "u3|ios"], "each user's first episode, u2's on the late first install's platform")
 
         _ = try FrictionComputation().run(on: connection, logger: logger)
         #expect(try episodes() == incremental, "a full rebuild finds the same episodes")
         #expect(try impactRows(connection) == impact)
+        #expect(try connection.query("select concat_ws('|', user_id, platform) from int_friction_hits order by 1")
+            .map { try $0.decode(String.self, at: 0) } == hits)
     }
 
     @Test("kept screen counts follow users whose outcome moves, and equal a full recount")
@@ -253,11 +266,15 @@ struct FrictionComputationTests {
         let kept = """
             select concat_ws('|', app_id, screen, class, users) from int_friction_screen_counts order by 1
             """
+        // The kept hit users: u1 under class 1 (not completed, day 1 known, no return), u5 under
+        // class 0 (day 1 not known yet).
+        #expect(try hitRows(connection) == ["a|profile|network_error_no_feedback|u1|1", "a|profile|network_error_no_feedback|u5|0"])
         let incremental = (try connection.query(kept).map { try $0.decode(String.self, at: 0) },
-                           try impactRows(connection))
+                           try impactRows(connection), try hitRows(connection))
         _ = try FrictionComputation().run(on: connection, logger: logger)
         #expect(try connection.query(kept).map { try $0.decode(String.self, at: 0) } == incremental.0)
         #expect(try impactRows(connection) == incremental.1)
+        #expect(try hitRows(connection) == incremental.2)
         #expect(incremental.0.contains("a|signup|1|1"), "u1's new screen counted under its class (not completed, no return)")
     }
 

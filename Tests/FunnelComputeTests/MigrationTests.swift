@@ -179,6 +179,35 @@ struct MigrationTests {
             "select has_table_privilege('funnel_dashboard', 'funnel.dash_retention', 'select')").scalar(Bool.self))
     }
 
+    @Test("0053 keeps each user's first episode per screen and friction type, with the class their outcome is counted under")
+    func frictionHitsFromStoredEpisodes() throws {
+        let connection = try TestCluster.freshDatabase().connect()
+        try Migrator(migrations: Migration.all.filter { $0.version < 53 }).migrate(connection)
+        // u1 hit the signup keyboard twice (the earlier one, in landscape, is their first) and a
+        // network error once; u2 hit the keyboard once but has no outcome (not counted).
+        try connection.execute("""
+            set search_path = funnel;
+            insert into fct_friction_episodes (app_id, user_id, session_id, screen, friction_type, occurred_at,
+                                               severity, input_mode, orientation, platform)
+            values ('a', 'u1', 's2', 'signup', 'keyboard_covers_action', '2024-03-02 09:00+00', 1, 'en-US', 'portrait', 'ios'),
+                   ('a', 'u1', 's1', 'signup', 'keyboard_covers_action', '2024-03-01 09:00+00', 1, 'ja-JP', 'landscape', 'ios'),
+                   ('a', 'u1', 's1', 'profile', 'network_error_no_feedback', '2024-03-01 09:05+00', 1, null, null, 'ios'),
+                   ('a', 'u2', 's3', 'signup', 'keyboard_covers_action', '2024-03-01 10:00+00', 1, 'en-US', 'portrait', 'android');
+            insert into int_friction_outcomes (app_id, user_id, completed, returned_d1, counted_class)
+            values ('a', 'u1', false, true, 2);
+            """)
+        try Migrator().migrate(connection)
+        let hits = try connection.query("""
+            select concat_ws('|', screen, friction_type, user_id, first_at, input_mode, orientation, platform, counted_class)
+            from funnel.int_friction_hits order by 1
+            """).map { try $0.decode(String.self, at: 0) }
+        #expect(hits == [
+            "profile|network_error_no_feedback|u1|2024-03-01 09:05:00+00|ios|2",
+            "signup|keyboard_covers_action|u1|2024-03-01 09:00:00+00|ja-JP|landscape|ios|2",
+            "signup|keyboard_covers_action|u2|2024-03-01 10:00:00+00|en-US|portrait|android",
+        ])
+    }
+
     @Test("0050 keys the stored events of each kind, so an event stored before it is still a duplicate")
     func eventKeysFromStoredRows() throws {
         let settings = try TestCluster.freshDatabase()

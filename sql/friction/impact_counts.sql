@@ -5,16 +5,13 @@
 -- The screen's totals are the kept counts by outcome class (migration 0045, kept by
 -- fold_screen_counts.sql); the hit users are counted under the class their screens are counted
 -- under (counted_class), so both sides agree. friction_outcome_class says what a class means.
--- A hit user always reached the screen: an episode comes from `ux` events of loaded files, which
--- fold_reached.sql takes into int_friction_reached (with the screen into int_friction_screens)
--- in the same transaction before episodes are detected; so the hits are not looked up there
--- again (0.55 s of probes per run at 300k users).
-with hits as (
-    select distinct e.app_id, e.screen, e.friction_type, e.user_id
-    from fct_friction_episodes e
-    where e.app_id = any ($1::text[])
-),
-screen_totals as (
+-- The hit users are int_friction_hits (migration 0053, kept by fold_hits.sql), one row per user and
+-- (screen, friction type) with the class it is counted under; users without an outcome (no class)
+-- are left out. A hit user always reached the screen: an episode comes from `ux` events of loaded
+-- files, which fold_reached.sql takes into int_friction_reached (with the screen into
+-- int_friction_screens) in the same transaction before episodes are detected; so the hits are not
+-- looked up there again.
+with screen_totals as (
     select c.app_id, c.screen,
            sum(c.users) as users,
            coalesce(sum(c.users) filter (where c.class < 3), 0) as dropped,
@@ -28,11 +25,11 @@ screen_totals as (
 hit_totals as (
     select h.app_id, h.screen, h.friction_type,
            count(*) as users,
-           count(*) filter (where o.counted_class < 3) as dropped,
-           count(*) filter (where o.counted_class % 3 <> 0) as d1_users,
-           count(*) filter (where o.counted_class % 3 = 1) as d1_dropped
-    from hits h
-    join int_friction_outcomes o on o.app_id = h.app_id and o.user_id = h.user_id
+           count(*) filter (where h.counted_class < 3) as dropped,
+           count(*) filter (where h.counted_class % 3 <> 0) as d1_users,
+           count(*) filter (where h.counted_class % 3 = 1) as d1_dropped
+    from int_friction_hits h
+    where h.app_id = any ($1::text[]) and h.counted_class is not null
     group by h.app_id, h.screen, h.friction_type
 )
 select h.app_id, h.screen, h.friction_type,

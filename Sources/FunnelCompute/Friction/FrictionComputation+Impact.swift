@@ -113,12 +113,7 @@ extension FrictionComputation {
     private func writeBreakdown(on connection: PostgresConnection, app: String, screen: String, type: String,
                                 counts: FrictionCounts) throws {
         let insert = SQLCatalog.text("friction/insert_breakdown.sql")
-        // Without parallel workers: the planner's parallel plan hashed the pair's first episodes
-        // in each of the three processes, as fast as one process (170 ms at 90 days) on three
-        // times the processor time, taken from the metrics computing beside friction.
-        try connection.execute("set local max_parallel_workers_per_gather = 0")
         let slices = try connection.query(SQLCatalog.text("friction/breakdown_counts.sql"), [app, screen, type])
-        try connection.execute("reset max_parallel_workers_per_gather")
         for row in slices {
             let slice = FrictionCounts(usersHit: try row.decode(Int.self, at: 2), droppedHit: try row.decode(Int.self, at: 3),
                                        usersNotHit: counts.usersNotHit, droppedNotHit: counts.droppedNotHit)

@@ -181,6 +181,11 @@ public struct FrictionComputation: Sendable {
                 ])
             }
 
+            // The users who hit each (screen, friction type), which the impact and breakdown
+            // count: derived again for the rescanned users, or all of them after the outcomes
+            // were rebuilt (every class may have moved).
+            try connection.execute(SQLCatalog.text(rebuildsOutcomes ? "friction/hits_full.sql" : "friction/fold_hits.sql"))
+
             let impactStart = Date()
             let apps = try (dayRuleChanged ? nil : scope.apps) ?? connection.query("""
                 select distinct app_id from friction_scope_sessions

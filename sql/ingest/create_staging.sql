@@ -47,7 +47,8 @@ create temp table if not exists stage_rejects (
     line bigint, kind text, raw text, reason text);
 
 -- The merges through a key table need only the staged key's row and distinct counts, which a
--- sample of 3,000 rows gives as well as the default 30,000 (the day's telemetry file: 70k rows).
+-- sample of 3,000 rows gives as well as the default 30,000 (a 90-day bench day's staged files:
+-- 0.10 -> 0.03 s).
 alter table stage_opens alter column app_id set statistics 10, alter column event_id set statistics 10;
 alter table stage_retention alter column app_id set statistics 10, alter column event_id set statistics 10;
 alter table stage_purchases alter column app_id set statistics 10, alter column event_id set statistics 10;

@@ -6,14 +6,17 @@
 -- Grain: one raw row and one key row per new (app_id, event_id). Inputs: the staging table (the
 -- file's valid rows in file order), the kind's key table, $1 = file_id. Writes the key table and
 -- the raw table. Returns the number of rows inserted. The caller holds this kind's merge lock
--- (pg_advisory_xact_lock); the key table's primary key would keep two merges from storing one
--- event twice even without it.
+-- (pg_advisory_xact_lock), so no other merge of the kind inserts keys meanwhile; were one to come
+-- in anyway, the key table's primary key would fail this merge rather than store an event twice.
 --
 -- Within the file the first occurrence of an event wins (ctid = COPY order: the staging table is
 -- truncated, then only appended to by COPY in one session). An event already stored is skipped
--- whatever its timestamp: its (app_id, event_id) is in the key table (migration 0050), whose
--- insert both checks and records it with one probe, however many monthly partitions the raw
--- table has. The staged rows come sorted by key, so the key table's index is walked in order.
+-- whatever its timestamp: its (app_id, event_id) is in the key table (migration 0050), found with
+-- one index probe however many monthly partitions the raw table has. The staged rows come sorted
+-- by key, so the key table's index is walked in order. The new events' keys are then inserted
+-- plainly: `insert ... on conflict do nothing returning` probed and inserted at once, but each
+-- speculative insertion cost more than a probe and a plain insert (the day's opens: 0.95-1.65 s
+-- against 0.63-0.84 s on fresh copies of the 90-day database).
 -- Nothing is marked for compute: it finds the rows of files it has not folded in by file_id.
 with staged as (
     select distinct on (app_id, event_id)
@@ -21,17 +24,20 @@ with staged as (
     from {{stage_table}}
     order by app_id, event_id, ctid
 ),
+fresh as materialized (
+    select s.*
+    from staged s
+    where not exists (
+        select 1 from {{key_table}} k where k.app_id = s.app_id and k.event_id = s.event_id)
+),
 new_keys as (
     insert into {{key_table}} (app_id, event_id)
-    select app_id, event_id from staged
-    on conflict (app_id, event_id) do nothing
-    returning app_id, event_id
+    select app_id, event_id from fresh
 ),
 inserted as (
     insert into {{raw_table}} ({{columns}}, file_id)
     select {{staged_columns}}, $1::bigint
-    from staged s
-    join new_keys k on k.app_id = s.app_id and k.event_id = s.event_id
+    from fresh s
     returning 1
 )
 select count(*)::bigint as rows_loaded from inserted;

@@ -69,7 +69,7 @@ public final class FileLoader {
             for kind in EventKind.allCases where staged.rows[kind, default: 0] > 0 {
                 try connection.query("select pg_advisory_xact_lock($1)", [Self.mergeLock(kind).value])
                 let probes = try Self.prefersIndexProbes(connection, kind: kind, stagedRows: staged.rows[kind, default: 0])
-                try connection.execute(Self.joinSettings(kind: kind, probes: probes))
+                try connection.execute(Self.joinSettings(probes: probes))
                 let mergeStarted = clock.now
                 loaded += try connection.query(Self.mergeStatement(for: kind), [file.fileID])
                     .scalar(Int.self)
@@ -110,13 +110,12 @@ public final class FileLoader {
         kind.keyTable == nil ? "" : " (app_id, event_id)"
     }
 
-    /// The join methods of a kind's merge: index probes for a small installs file; for the kinds
-    /// merged through a key table, a hash of the keys just inserted, to find the staged rows they
-    /// stand for (a merge join sorted both again: 0.10 s of the 1.49 s the day's telemetry took).
-    static func joinSettings(kind: EventKind, probes: Bool) -> String {
-        if probes { return "set local enable_hashjoin = off; set local enable_mergejoin = off" }
-        if kind.keyTable == nil { return "set local enable_hashjoin = on; set local enable_mergejoin = on" }
-        return "set local enable_hashjoin = on; set local enable_mergejoin = off"
+    /// The join methods of a kind's merge: index probes for a small installs file; the planner's
+    /// choice otherwise (the kinds merged through a key table look each staged key up in its
+    /// index, which the planner picks by itself for a day's file).
+    static func joinSettings(probes: Bool) -> String {
+        probes ? "set local enable_hashjoin = off; set local enable_mergejoin = off"
+            : "set local enable_hashjoin = on; set local enable_mergejoin = on"
     }
 
     /// The merge statement of a kind: installs and ad_spend (no key table) have their own; the

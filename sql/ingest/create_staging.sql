@@ -6,7 +6,8 @@
 -- Session temporary tables rather than unlogged tables keyed by file_id: they are private to the
 -- worker's connection (no locking or catalog churn between workers), never WAL-logged, without
 -- indexes, and they disappear with the session, so a worker killed mid-file leaves no staged rows
--- behind for anyone to clean up. They are created once per connection and truncated per file.
+-- behind for anyone to clean up. They are created once per connection; before each file the
+-- loader truncates those an earlier file filled (FileLoader.filledStaging).
 -- Columns follow each kind's field order (EventKind.fields), the COPY line order.
 
 create temp table if not exists stage_installs (

@@ -208,6 +208,36 @@ struct MigrationTests {
         ])
     }
 
+    @Test("0054 keys the reached screens by user first and keeps every row, still once each")
+    func reachedScreensKeyedByUser() throws {
+        let connection = try TestCluster.freshDatabase().connect()
+        try Migrator(migrations: Migration.all.filter { $0.version < 54 }).migrate(connection)
+        try connection.execute("""
+            insert into funnel.int_friction_reached (app_id, screen, user_id)
+            values ('a', 'signup', 'u2'), ('a', 'welcome', 'u2'), ('a', 'signup', 'u1'), ('b', 'signup', 'u1');
+            """)
+        try Migrator().migrate(connection)
+        #expect(try connection.query("""
+            select string_agg(concat_ws('/', app_id, user_id, screen), ' ' order by app_id, user_id, screen)
+            from funnel.int_friction_reached
+            """).scalar(String.self) == "a/u1/signup a/u2/signup a/u2/welcome b/u1/signup")
+        #expect(try connection.query("""
+            select string_agg(a.attname, ',' order by k.ord)
+            from pg_index i
+            cross join lateral unnest(i.indkey) with ordinality as k(attnum, ord)
+            join pg_attribute a on a.attrelid = i.indrelid and a.attnum = k.attnum
+            where i.indrelid = 'funnel.int_friction_reached'::regclass and i.indisprimary
+            """).scalar(String.self) == "app_id,user_id,screen")
+        #expect(try connection.query(
+            "select count(*) from pg_index where indrelid = 'funnel.int_friction_reached'::regclass"
+        ).scalar(Int.self) == 1, "the key serves the lookups by user: no second index")
+        let added = try connection.query("""
+            insert into funnel.int_friction_reached (app_id, screen, user_id) values ('a', 'welcome', 'u2'), ('a', 'welcome', 'u1')
+            on conflict do nothing returning user_id
+            """).map { try $0.decode(String.self, at: 0) }
+        #expect(added == ["u1"], "a row already reached is not stored twice")
+    }
+
     @Test("0050 keys the stored events of each kind, so an event stored before it is still a duplicate")
     func eventKeysFromStoredRows() throws {
         let settings = try TestCluster.freshDatabase()

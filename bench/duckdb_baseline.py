@@ -14,16 +14,20 @@ user facts (first install: cohort date, network, campaign, country, paid/organic
 per cohort and network, classic D1/D3/D7/D14/D30 retention per network over mature cohorts,
 cumulative LTV per network by day N (revenue in USD at the same rates funnel seeds), CPI per
 network and day, k-factor with the viral cycle time, and the default funnel's step counts with
-median times. Onboarding friction (the ux telemetry's analysis) is not replicated: the ux files
-are loaded, as an analyst would load them, but not analysed.
+median times; and onboarding friction (SPEC.md "Onboarding friction", with funnel's defaults):
+the ux telemetry deduplicated, each session's events in time order through the keyboard-occlusion
+and single-event detectors (their state machines as window functions), the screens users reached,
+each user's outcome (onboarding completed; a return on day 1 once it is known), the hit and not-hit
+users per (screen, friction type), Fisher's exact test, Benjamini-Hochberg and the flags.
 
-Prints one JSON document on stdout: load, query and total seconds, row counts, and a few headline
-numbers to hold beside funnel's. Progress goes to stderr.
+Prints one JSON document on stdout: load, query (metrics, then friction) and total seconds, row
+counts, and a few headline numbers to hold beside funnel's. Progress goes to stderr.
 """
 
 import argparse
 import glob
 import json
+import math
 import os
 import re
 import sys
@@ -45,7 +49,11 @@ KINDS = {
     "invites": ("sent_at", {}),
     "ad_spend": ("date", {"spend": "DOUBLE", "impressions": "BIGINT", "clicks": "BIGINT"}),
     "steps": ("occurred_at", {}),
-    "ux": ("occurred_at", {}),
+    # Geometry as 4-byte floats, as funnel stores it (raw_ux's real columns).
+    "ux": ("occurred_at", {column: "FLOAT" for column in [
+        "kb_x", "kb_y", "kb_w", "kb_h", "focus_x", "focus_y", "focus_w", "focus_h",
+        "action_x", "action_y", "action_w", "action_h", "caret_y", "screen_w", "screen_h"]}
+        | {flag: "BOOLEAN" for flag in ["feedback_shown", "guidance_shown", "message_shown", "bad_state"]}),
 }
 EVENT_KINDS = ["installs", "opens", "retention", "purchases", "invites", "steps"]
 
@@ -54,6 +62,11 @@ REGULAR_OPENS, REGULAR_DAYS = 3, 7
 FUNNEL_WINDOW_DAYS, PURCHASE_WINDOW_DAYS = 7, 30
 KFACTOR_WINDOW_DAYS = 30
 ONBOARDING_STEP = "onboarding_complete"
+# Onboarding friction (FrictionComputation's defaults): keyboard hide/show within this many seconds
+# of a rotation belong to it; a (screen, friction type) is flagged with at least 20 users hit, 5 of
+# them dropped off, a relative risk above 1 and a Benjamini-Hochberg q-value at most 0.05.
+ROTATION_WINDOW_SECONDS = 1.0
+MINIMUM_USERS_HIT, MINIMUM_DROPPED_HIT, FALSE_DISCOVERY_RATE = 20, 5, 0.05
 
 
 def default_rates():
@@ -315,6 +328,344 @@ QUERIES = [
     """),
 ]
 
+# Onboarding friction as funnel finds it (SPEC.md "Onboarding friction"; FrictionDetector and
+# KeyboardOcclusionDetector in Sources/FunnelCore/Friction, sql/friction/): the detectors' state
+# machines written as window functions over each session's events in time order.
+W = ROTATION_WINDOW_SECONDS
+FRICTION_QUERIES = [
+    ("dedup ux", """
+        create table ux as
+        select * from raw_ux
+        qualify row_number() over (partition by app_id, event_id order by occurred_at) = 1
+    """),
+    # Who reached each screen: its telemetry, or a step naming it (fold_reached.sql).
+    ("friction: reached screens", """
+        create table friction_reached as
+        select distinct app_id, screen, user_id from ux
+        union
+        select distinct app_id, screen, user_id from steps where screen is not null
+    """),
+    # Each session's events in time order, numbered (rn); keyboard will_* notifications are
+    # intentions the detectors ignore (declare_session_events.sql leaves them out too). seg numbers
+    # the runs of events on one screen (a new screen resets the keyboard's state); layout_rn is the
+    # event that gave the screen's current layout (focused field, primary button, caret), 0 for none.
+    ("friction: session events", """
+        create macro rect(x, y, w, h) as
+            case when x is not null and y is not null and w is not null and h is not null
+                 then {'x': x::double, 'y': y::double, 'w': w::double, 'h': h::double} end;
+        create macro window_rect(w, h) as
+            case when w > 0 and h > 0 then {'x': 0.0::double, 'y': 0.0::double, 'w': w::double, 'h': h::double} end;
+        create table sessions as
+        select app_id, user_id, session_id, row_number() over () as sid
+        from (select distinct app_id, user_id, session_id from ux);
+        create table ux_events as
+        with numbered as (
+            select s.sid, u.* exclude (app_id, user_id, session_id, permission, field)
+            from ux u
+            join sessions s using (app_id, user_id, session_id)
+            where u.type <> 'keyboard' or u.phase is null or u.phase not in ('will_show', 'will_hide', 'will_change_frame')
+        ), marked as (
+            select * exclude (event_id), row_number() over w as rn, lag(screen) over w is distinct from screen as screen_changed,
+                   last_value(input_mode ignore nulls) over (w rows between unbounded preceding and current row)
+                       as known_input_mode
+            from numbered
+            window w as (partition by sid order by occurred_at, event_id)
+        )
+        select * exclude (screen_changed, orientation), epoch(occurred_at) as t,
+               case when orientation like 'landscape%' then 'landscape'
+                    when orientation like 'portrait%' then 'portrait' else orientation end as orientation,
+               sum(screen_changed::integer) over w as seg,
+               last_value(case when rect(focus_x, focus_y, focus_w, focus_h) is not null
+                                    or rect(action_x, action_y, action_w, action_h) is not null or caret_y is not null
+                               then rn when screen_changed then 0 end ignore nulls)
+                   over (w rows between unbounded preceding and current row) as layout_rn
+        from marked
+        window w as (partition by sid order by rn)
+    """),
+    # A rotation's will..did (widened by the window) holds keyboard notifications that are no user
+    # action; a will without its did stands alone.
+    ("friction: rotations", f"""
+        create table rotation_spans as
+        with r as (
+            select sid, t, phase, lag(phase) over w as previous_phase, lag(t) over w as previous_t,
+                   lead(phase) over w as next_phase
+            from ux_events
+            where type = 'rotation' and phase in ('will', 'did')
+            window w as (partition by sid order by rn)
+        )
+        select sid, case when phase = 'did' and previous_phase = 'will' then previous_t else t end - {W} as from_t,
+               case when phase = 'did' then t + {W} else t + 2 * {W} end as to_t
+        from r
+        where phase = 'did' or next_phase is distinct from 'did'
+    """),
+    # What each keyboard notification does: a hide (outside rotations) or a frame off screen
+    # uncovers everything; a known frame on screen covers each target (with the covered share) or
+    # not; a did_change_frame equal to the last one on the screen since the last rotation or hide
+    # (same frame, same layout) repeats it and does nothing.
+    ("friction: keyboard coverage", """
+        create table keyboard_coverage as
+        with keyboard as (
+            select * from ux_events where type in ('keyboard', 'rotation')
+        ), borrowed as (
+            -- the layout of an earlier event on the screen, for notifications that carry none
+            select k.sid, k.rn,
+                   {'focus': rect(l.focus_x, l.focus_y, l.focus_w, l.focus_h),
+                    'action': rect(l.action_x, l.action_y, l.action_w, l.action_h),
+                    'caret_y': l.caret_y::double, 'win': window_rect(l.screen_w, l.screen_h)} as layout
+            from keyboard k
+            join ux_events l on l.sid = k.sid and l.rn = k.layout_rn
+            where k.layout_rn > 0 and k.layout_rn <> k.rn
+        ), rotation_hides as (
+            select distinct k.sid, k.rn
+            from keyboard k
+            join rotation_spans r on r.sid = k.sid
+            where k.type = 'keyboard' and k.phase = 'did_hide' and k.t between r.from_t and r.to_t
+        ), marked as (
+            select k.sid, k.rn, k.seg, k.occurred_at, k.screen, k.phase,
+                   coalesce(k.input_mode, k.known_input_mode) as input_mode, k.orientation,
+                   rect(k.kb_x, k.kb_y, k.kb_w, k.kb_h) as kb, window_rect(k.screen_w, k.screen_h) as win,
+                   case when k.layout_rn = k.rn
+                        then {'focus': rect(k.focus_x, k.focus_y, k.focus_w, k.focus_h),
+                              'action': rect(k.action_x, k.action_y, k.action_w, k.action_h),
+                              'caret_y': k.caret_y::double, 'win': window_rect(k.screen_w, k.screen_h)}
+                        else b.layout end as layout,
+                   case when k.type = 'rotation' then 'rotation'
+                        when k.phase = 'did_hide' and h.rn is null then 'hide'
+                        when k.phase in ('did_show', 'did_change_frame') and k.kb_x is not null and k.kb_y is not null
+                             and k.kb_w is not null and k.kb_h is not null
+                             and not (k.kb_x = 0 and k.kb_y = 0 and k.kb_w = 0 and k.kb_h = 0) then 'frame'
+                   end as effect
+            from keyboard k
+            left join borrowed b on b.sid = k.sid and b.rn = k.rn
+            left join rotation_hides h on h.sid = k.sid and h.rn = k.rn
+        ), remembered as (
+            select *,
+                   last_value(case when effect in ('rotation', 'hide') then rn end ignore nulls) over before as reset_rn,
+                   last_value(case when effect = 'frame' and phase = 'did_change_frame'
+                                   then {'rn': rn, 'seg': seg, 'kb': kb, 'layout': layout} end ignore nulls) over before
+                       as last_change
+            from marked
+            where effect is not null
+            window before as (partition by sid order by rn rows between unbounded preceding and 1 preceding)
+        ), framed as (
+            select *, coalesce(win, layout.win) as window_rect
+            from remembered
+            where effect = 'hide'
+               or (effect = 'frame'
+                   and not coalesce(phase = 'did_change_frame' and last_change.seg = seg
+                                    and last_change.rn > coalesce(reset_rn, 0) and last_change.kb = kb
+                                    and last_change.layout is not distinct from layout, false))
+        ), visible as (
+            select *,
+                   case when effect = 'hide' or window_rect is null then null
+                        when kb.x >= window_rect.x and kb.y >= window_rect.y and kb.x + kb.w <= window_rect.x + window_rect.w
+                             and kb.y + kb.h <= window_rect.y + window_rect.h then kb
+                        when kb.y > window_rect.y and kb.w > 0 and kb.h > 0 and window_rect.w > 0 and window_rect.h > 0
+                             and kb.x < window_rect.x + window_rect.w and window_rect.x < kb.x + kb.w
+                             and kb.y < window_rect.y + window_rect.h and window_rect.y < kb.y + kb.h
+                        then {'x': greatest(kb.x, window_rect.x), 'y': greatest(kb.y, window_rect.y),
+                              'w': least(kb.x + kb.w, window_rect.x + window_rect.w) - greatest(kb.x, window_rect.x),
+                              'h': least(kb.y + kb.h, window_rect.y + window_rect.h) - greatest(kb.y, window_rect.y)}
+                   end as seen
+            from framed
+            where effect = 'hide' or window_rect is not null
+        ), judged as (
+            -- an off-screen frame uncovers whatever the layout; a frame on screen needs a layout in
+            -- the same window
+            select * from visible
+            where effect = 'hide' or seen is null or (layout is not null and (layout.win is null or layout.win = window_rect))
+        )
+        select sid, rn, seg, occurred_at, screen, input_mode, orientation,
+               case when seen is not null and layout.focus is not null and seen.w > 0 and seen.h > 0
+                         and layout.focus.w > 0 and layout.focus.h > 0
+                         and seen.x < layout.focus.x + layout.focus.w and layout.focus.x < seen.x + seen.w
+                         and seen.y < layout.focus.y + layout.focus.h and layout.focus.y < seen.y + seen.h
+                    then (least(seen.x + seen.w, layout.focus.x + layout.focus.w) - greatest(seen.x, layout.focus.x))
+                         * (least(seen.y + seen.h, layout.focus.y + layout.focus.h) - greatest(seen.y, layout.focus.y))
+                         / (layout.focus.w * layout.focus.h) end as field_share,
+               case when seen is not null and layout.action is not null and seen.w > 0 and seen.h > 0
+                         and layout.action.w > 0 and layout.action.h > 0
+                         and seen.x < layout.action.x + layout.action.w and layout.action.x < seen.x + seen.w
+                         and seen.y < layout.action.y + layout.action.h and layout.action.y < seen.y + seen.h
+                    then (least(seen.x + seen.w, layout.action.x + layout.action.w) - greatest(seen.x, layout.action.x))
+                         * (least(seen.y + seen.h, layout.action.y + layout.action.h) - greatest(seen.y, layout.action.y))
+                         / (layout.action.w * layout.action.h) end as action_share,
+               coalesce(seen is not null and layout.caret_y is not null and seen.w > 0 and seen.h > 0
+                        and layout.caret_y >= seen.y and layout.caret_y <= seen.y + seen.h
+                        and (layout.focus is null
+                             or (seen.x < layout.focus.x + layout.focus.w and layout.focus.x < seen.x + seen.w)), false)
+                   as caret_covered
+        from judged
+    """),
+    # An episode starts where a target becomes covered: covered now, not covered at the screen's
+    # previous effective notification (or none). The other detectors read single events; a
+    # permission denial without guidance counts unless the user made progress on that screen
+    # afterwards (keyboard, validation or touch activity), and then once, at the first such denial.
+    ("friction: episodes", """
+        create table friction_episodes as
+        with coverage as (
+            select *, coalesce(lag(seg) over w = seg, false) as same_screen,
+                   coalesce(lag(field_share is not null) over w, false) as field_before,
+                   coalesce(lag(action_share is not null) over w, false) as action_before,
+                   coalesce(lag(caret_covered) over w, false) as caret_before
+            from keyboard_coverage
+            window w as (partition by sid order by rn)
+        ), progress as (
+            select sid, screen, max(rn) as last_rn
+            from ux_events
+            where type in ('keyboard', 'validation_error', 'multi_touch')
+            group by all
+        ), denials as (
+            select e.sid, min(e.rn) as rn
+            from ux_events e
+            left join progress p on p.sid = e.sid and p.screen = e.screen
+            where e.type = 'permission_denied' and e.guidance_shown = false and e.rn > coalesce(p.last_rn, 0)
+            group by e.sid, e.screen
+        ), episodes as (
+            select sid, screen, 'keyboard_covers_field' as friction_type, occurred_at, field_share as severity, input_mode,
+                   orientation
+            from coverage where field_share is not null and not (same_screen and field_before)
+            union all
+            select sid, screen, 'keyboard_covers_action', occurred_at, action_share, input_mode, orientation
+            from coverage where action_share is not null and not (same_screen and action_before)
+            union all
+            select sid, screen, 'keyboard_covers_caret', occurred_at, 1.0, input_mode, orientation
+            from coverage where caret_covered and not (same_screen and caret_before)
+            union all
+            select e.sid, e.screen,
+                   case e.type when 'network_error' then 'network_error_no_feedback'
+                               when 'validation_error' then 'validation_error_silent'
+                               when 'multi_touch' then 'multi_touch_bad_state'
+                               else 'permission_denied_no_guidance' end,
+                   e.occurred_at, 1.0, coalesce(e.input_mode, e.known_input_mode), e.orientation
+            from ux_events e
+            left join denials d on d.sid = e.sid and d.rn = e.rn
+            where (e.type = 'network_error' and e.feedback_shown = false)
+               or (e.type = 'validation_error' and e.message_shown = false)
+               or (e.type = 'multi_touch' and e.bad_state = true)
+               or d.rn is not null
+        ), platforms as (
+            select app_id, user_id, arg_min(platform, installed_at) as platform from installs group by all
+        )
+        select s.app_id, s.user_id, s.session_id, e.screen, e.friction_type, e.occurred_at, e.severity, e.input_mode,
+               e.orientation, p.platform
+        from episodes e
+        join sessions s on s.sid = e.sid
+        left join platforms p on p.app_id = s.app_id and p.user_id = s.user_id
+    """),
+    # Each user's outcome: onboarding completed, and a return on day 1 once day 1 has ended by the
+    # end of the app's last day with an open (friction_outcome_class, migration 0047).
+    ("friction: outcomes", """
+        create table friction_outcomes as
+        with users as (
+            select distinct app_id, user_id from friction_reached
+        ), completed as (
+            select distinct app_id, user_id from steps where step = 'onboarding_complete'
+        ), first_installs as (
+            select app_id, user_id, date_trunc('day', min(installed_at)) + interval 1 day as day1_from,
+                   date_trunc('day', min(installed_at)) + interval 2 day as day1_to
+            from installs group by all
+        ), returned as (
+            select distinct f.app_id, f.user_id
+            from first_installs f
+            join opens o on o.app_id = f.app_id and o.user_id = f.user_id
+            where o.opened_at >= f.day1_from and o.opened_at < f.day1_to
+        ), apps as (
+            select app_id, date_trunc('day', max(opened_at)) + interval 1 day as data_through from opens group by all
+        )
+        select u.app_id, u.user_id,
+               case when c.user_id is not null then 3 else 0 end
+               + case when f.day1_to is null or a.data_through is null or f.day1_to > a.data_through then 0
+                      when r.user_id is not null then 2 else 1 end as class
+        from users u
+        left join completed c on c.app_id = u.app_id and c.user_id = u.user_id
+        left join first_installs f on f.app_id = u.app_id and f.user_id = u.user_id
+        left join returned r on r.app_id = u.app_id and r.user_id = u.user_id
+        left join apps a on a.app_id = u.app_id
+    """),
+    # Per (screen with telemetry, friction type): the users who reached the screen, hit or not,
+    # and how many of each dropped off (no onboarding completion) or did not return on day 1
+    # (where day 1 is known), as impact_counts.sql counts them.
+    ("friction: impact counts", """
+        create table friction_counts as
+        with screen_totals as (
+            select r.app_id, r.screen, count(*) as users, count(*) filter (where o.class < 3) as dropped,
+                   count(*) filter (where o.class % 3 <> 0) as d1_users, count(*) filter (where o.class % 3 = 1) as d1_dropped
+            from friction_reached r
+            join (select distinct app_id, screen from ux) s on s.app_id = r.app_id and s.screen = r.screen
+            join friction_outcomes o on o.app_id = r.app_id and o.user_id = r.user_id
+            group by all
+        ), hits as (
+            select h.app_id, h.screen, h.friction_type, count(*) as users, count(*) filter (where o.class < 3) as dropped,
+                   count(*) filter (where o.class % 3 <> 0) as d1_users, count(*) filter (where o.class % 3 = 1) as d1_dropped
+            from (select distinct app_id, screen, friction_type, user_id from friction_episodes) h
+            join friction_outcomes o on o.app_id = h.app_id and o.user_id = h.user_id
+            group by all
+        )
+        select h.app_id, h.screen, h.friction_type, h.users as users_hit, h.dropped as dropped_hit,
+               s.users - h.users as users_not_hit, s.dropped - h.dropped as dropped_not_hit,
+               h.d1_users as d1_users_hit, h.d1_dropped as d1_dropped_hit,
+               s.d1_users - h.d1_users as d1_users_not_hit, s.d1_dropped - h.d1_dropped as d1_dropped_not_hit
+        from hits h
+        join screen_totals s on s.app_id = h.app_id and s.screen = h.screen
+        order by h.app_id, h.screen, h.friction_type
+    """),
+]
+
+
+def fisher_two_sided(a, b, c, d):
+    """Fisher's exact two-sided p-value of [[a, b], [c, d]], as FisherExactTest computes it."""
+    row1, row2, column1, n = a + b, c + d, a + c, a + b + c + d
+    if n == 0 or row1 == 0 or row2 == 0 or column1 == 0 or column1 >= n:
+        return 1.0
+    def log_factorial(k):
+        return math.lgamma(k + 1)
+    constant = (log_factorial(row1) + log_factorial(row2) + log_factorial(column1) + log_factorial(n - column1)
+                - log_factorial(n))
+    def log_probability(x):
+        return (constant - log_factorial(x) - log_factorial(row1 - x) - log_factorial(column1 - x)
+                - log_factorial(row2 - column1 + x))
+    threshold = log_probability(a) + math.log1p(1e-7)
+    total = sum(math.exp(value) for value in (log_probability(x) for x in range(max(0, column1 - row2), min(row1, column1) + 1))
+                if value <= threshold)
+    return min(1.0, total)
+
+
+def friction_verdicts(rows):
+    """Tests, adjusts (Benjamini-Hochberg per app) and flags each (app, screen, friction type) of
+    the impact counts, ranking the flagged ones by users lost, as FrictionFlagRules.assess does."""
+    verdicts = []
+    for app in sorted({row[0] for row in rows}):
+        family = [row for row in rows if row[0] == app]
+        tested = []
+        for _, screen, friction_type, hit, dropped_hit, not_hit, dropped_not_hit, *_ in family:
+            dropoff_hit = dropped_hit / hit if hit > 0 else None
+            dropoff_not_hit = dropped_not_hit / not_hit if not_hit > 0 else None
+            relative_risk = None
+            if dropoff_hit is not None and dropoff_not_hit is not None:
+                relative_risk = (dropoff_hit / dropoff_not_hit if dropoff_not_hit > 0
+                                 else (math.inf if dropoff_hit > 0 else None))
+            users_lost = (max(0.0, hit * (dropoff_hit - dropoff_not_hit))
+                          if dropoff_hit is not None and dropoff_not_hit is not None else 0.0)
+            p_value = fisher_two_sided(dropped_hit, hit - dropped_hit, dropped_not_hit, not_hit - dropped_not_hit)
+            tested.append({"app_id": app, "screen": screen, "friction_type": friction_type, "users_hit": hit,
+                           "relative_risk": relative_risk, "users_lost": users_lost, "p_value": p_value,
+                           "large": hit >= MINIMUM_USERS_HIT and dropped_hit >= MINIMUM_DROPPED_HIT})
+        order = sorted(range(len(tested)), key=lambda index: tested[index]["p_value"])
+        running = 1.0
+        for rank in range(len(tested), 0, -1):
+            index = order[rank - 1]
+            running = min(running, tested[index]["p_value"] * len(tested) / rank)
+            tested[index]["q_value"] = min(1.0, running)
+        for verdict in tested:
+            verdict["flagged"] = (verdict["large"] and (verdict["relative_risk"] or 0) > 1
+                                  and verdict["q_value"] <= FALSE_DISCOVERY_RATE)
+        flagged = sorted((verdict for verdict in tested if verdict["flagged"]), key=lambda verdict: -verdict["users_lost"])
+        for position, verdict in enumerate(flagged):
+            verdict["rank"] = position + 1
+        verdicts.extend(tested)
+    return verdicts
+
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -327,6 +678,7 @@ def main():
     started = time.perf_counter()
     connection = duckdb.connect(arguments.database)
     connection.execute("set TimeZone = 'UTC'")
+    connection.execute("set preserve_insertion_order = false")
     connection.execute("""
         create macro utc_timestamp(t) as
         case when regexp_full_match(t, '[0-9]{1,15}') then make_timestamp(t::bigint * 1000)
@@ -356,10 +708,15 @@ def main():
     loaded = time.perf_counter()
 
     query_seconds = {}
-    for name, sql in QUERIES:
+    for name, sql in QUERIES + FRICTION_QUERIES:
         begun = time.perf_counter()
         connection.execute(sql)
         query_seconds[name] = round(time.perf_counter() - begun, 4)
+        if name == QUERIES[-1][0]:
+            metrics_done = time.perf_counter()
+    begun = time.perf_counter()
+    verdicts = friction_verdicts(connection.execute("select * from friction_counts").fetchall())
+    query_seconds["friction: tests and flags"] = round(time.perf_counter() - begun, 4)
     finished = time.perf_counter()
 
     def one(sql):
@@ -367,7 +724,8 @@ def main():
         return row[0] if row else None
 
     result_rows = {table: one(f"select count(*) from {table}")
-                   for table in ["user_facts", "user_days", "cohort_installs", "retention_summary", "ltv", "cpi", "kfactor", "funnel"]}
+                   for table in ["user_facts", "user_days", "cohort_installs", "retention_summary", "ltv", "cpi", "kfactor", "funnel",
+                             "friction_episodes", "friction_outcomes", "friction_counts"]}
     headline = {
         "users": one("select count(*) from user_facts"),
         "d1_retention_all": one("select rate from retention_summary where network = 'all' and day = 1"),
@@ -376,6 +734,12 @@ def main():
         "cpi_all": one("select cpi from cpi where date is null and network = 'all'"),
         "k_factor_all": one("select k_factor from kfactor where network = 'all'"),
         "first_purchase_all": one("select first_purchase from funnel where network = 'all'"),
+        "friction_episodes": one("select count(*) from friction_episodes"),
+        "friction_flagged": sum(1 for verdict in verdicts if verdict["flagged"]),
+        "friction_top": next((f"{verdict['screen']} / {verdict['friction_type']}" for verdict in verdicts
+                              if verdict.get("rank") == 1), None),
+        "friction_top_users_hit": next((verdict["users_hit"] for verdict in verdicts if verdict.get("rank") == 1), None),
+        "friction_top_users_lost": next((verdict["users_lost"] for verdict in verdicts if verdict.get("rank") == 1), None),
     }
     print(json.dumps({
         "duckdb_version": duckdb.__version__,
@@ -383,6 +747,8 @@ def main():
         "files": sum(len(files_of(arguments.directory, kind)) for kind in KINDS),
         "load_seconds": round(loaded - started, 3),
         "query_seconds": round(finished - loaded, 3),
+        "metrics_query_seconds": round(metrics_done - loaded, 3),
+        "friction_query_seconds": round(finished - metrics_done, 3),
         "total_seconds": round(finished - started, 3),
         "rows_loaded": sum(rows.values()),
         "rows_by_kind": rows,

@@ -15,7 +15,7 @@ struct BenchDailyTests {
         for line in ["split at 2024-05-05", "history (untimed", "(then a checkpoint: what autovacuum and the checkpointer do",
                      "daily run (timed): the last day 2024-05-05",
                      "  ingest:", "  compute:", "  report:", "  total:", "DuckDB baseline: skipped (--no-duckdb)",
-                     "users (cohort members)"] {
+                     "users (cohort members)", "friction: episodes", "friction: first-ranked"] {
             #expect(out.contains(line), "\(line) in:\n\(out)")
         }
         #expect(out.range(of: #"report: +[0-9.]+ s +\(11 files"#, options: .regularExpression) != nil, "every report format written")
@@ -31,6 +31,36 @@ struct BenchDailyTests {
         #expect(abs(parts.reduce(0, +) - total) <= 0.031, "the parts add up to the run's processor time: \(parts) against \(total)")
         let admin = try settings.connect()
         #expect(try admin.query("select count(*) from pg_database where datname like 'funnel_bench_daily_%'").scalar(Int.self) == 0)
+    }
+
+    @Test("the baseline's queries are split into metrics and friction, and figures that differ are named")
+    func baselineSplitAndDisagreement() throws {
+        let settings = try TestCluster.freshDatabase()
+        let directory = try TestCluster.makeTemporaryDirectory(prefix: "funnel-fake-duckdb")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // A stand-in for a Python with duckdb: it passes the import check and prints a baseline
+        // whose user count cannot be funnel's and whose other figures are missing.
+        let python = directory.appending(path: "python")
+        try """
+            #!/bin/sh
+            [ "$1" = -c ] && exit 0
+            echo '{"duckdb_version": "test", "threads": 2, "load_seconds": 1.5, "query_seconds": 2.5,
+                   "metrics_query_seconds": 1.0, "friction_query_seconds": 1.5, "total_seconds": 4.0,
+                   "rows_loaded": 10, "headline": {"users": -1}}'
+            """.write(to: python, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: python.path)
+        let outcome = try FunnelExecutable.run(["bench", "daily", "--users", "200", "--days", "3", "--duckdb-runs", "1",
+                                                "--duckdb-python", python.path],
+                                               environment: ["DATABASE_URL": settings.conninfo])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let out = outcome.stdout
+        #expect(out.contains("load 10 rows 1.50 s + queries 2.50 s = 4.00 s"), "\(out)")
+        #expect(out.contains("DuckDB's queries: metrics 1.00 s, onboarding friction 1.50 s; without friction DuckDB takes 2.50 s"),
+                "\(out)")
+        let differing = try #require(out.firstMatch(of: /warning: funnel and DuckDB differ on: (.*)/), "\(out)")
+        #expect(differing.1.hasPrefix("users (cohort members)"), "\(differing.1)")
+        #expect(differing.1.contains("friction: episodes"), "\(differing.1)")
+        #expect(!out.contains("every figure agrees"))
     }
 
     @Test("the DuckDB baseline must run at least once")

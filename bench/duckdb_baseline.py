@@ -331,7 +331,6 @@ QUERIES = [
 # Onboarding friction as funnel finds it (SPEC.md "Onboarding friction"; FrictionDetector and
 # KeyboardOcclusionDetector in Sources/FunnelCore/Friction, sql/friction/): the detectors' state
 # machines written as window functions over each session's events in time order.
-W = ROTATION_WINDOW_SECONDS
 FRICTION_QUERIES = [
     ("dedup ux", """
         create table ux as
@@ -393,8 +392,11 @@ FRICTION_QUERIES = [
             where type = 'rotation' and phase in ('will', 'did')
             window w as (partition by sid order by rn)
         )
-        select sid, case when phase = 'did' and previous_phase = 'will' then previous_t else t end - {W} as from_t,
-               case when phase = 'did' then t + {W} else t + 2 * {W} end as to_t
+        select sid,
+               case when phase = 'did' and previous_phase = 'will' then previous_t else t end
+                   - {ROTATION_WINDOW_SECONDS} as from_t,
+               case when phase = 'did' then t + {ROTATION_WINDOW_SECONDS} else t + 2 * {ROTATION_WINDOW_SECONDS} end
+                   as to_t
         from r
         where phase = 'did' or next_phase is distinct from 'did'
     """),

@@ -63,6 +63,42 @@ struct BenchDailyTests {
         #expect(!out.contains("every figure agrees"))
     }
 
+    /// The Python `make bench-deps` sets up (`make test` tries it first), when it has the duckdb
+    /// module; without it the cross-check below cannot run.
+    static let duckDBPython: String? = {
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let python = repository.appending(path: ".venv-bench/bin/python").path
+        guard FileManager.default.isExecutableFile(atPath: python) else { return nil }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = ["-c", "import duckdb"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return nil }
+        process.waitUntilExit()
+        return process.terminationStatus == 0 ? python : nil
+    }()
+
+    @Test("on generated data every headline figure, friction's included, equals DuckDB's computed from scratch",
+          .enabled(if: BenchDailyTests.duckDBPython != nil, "needs the DuckDB baseline's Python: make bench-deps"))
+    func agreesWithDuckDB() throws {
+        let settings = try TestCluster.freshDatabase()
+        let outcome = try FunnelExecutable.run(["bench", "daily", "--users", "2000", "--days", "40", "--seed", "7",
+                                                "--duckdb-runs", "1", "--duckdb-python", try #require(Self.duckDBPython)],
+                                               environment: ["DATABASE_URL": settings.conninfo])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let out = outcome.stdout
+        #expect(out.contains("every figure agrees"), "\(out)")
+        // Figures that are there on both sides, so "agrees" is not two dashes.
+        for label in ["k-factor, all", "friction: episodes", "friction: its users hit"] {
+            let line = try #require(out.split(separator: "\n").first { $0.contains(label) }, "\(label) in:\n\(out)")
+            #expect(!line.contains("funnel -"), "\(line)")
+        }
+        #expect(out.contains(/friction: first-ranked +funnel permissions \/ permission_denied_no_guidance DuckDB permissions/),
+                "the planted permission friction ranks first on both sides:\n\(out)")
+    }
+
     @Test("the DuckDB baseline must run at least once")
     func duckDBRunsValidated() throws {
         let outcome = try FunnelExecutable.run(["bench", "daily", "--duckdb-runs", "0"])

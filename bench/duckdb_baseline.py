@@ -354,6 +354,16 @@ FRICTION_QUERIES = [
                  then {'x': x::double, 'y': y::double, 'w': w::double, 'h': h::double} end;
         create macro window_rect(w, h) as
             case when w > 0 and h > 0 then {'x': 0.0::double, 'y': 0.0::double, 'w': w::double, 'h': h::double} end;
+        -- the shared area of two rectangles (touching edges do not count), as FrictionRect does it
+        create macro intersection(a, b) as
+            case when a.w > 0 and a.h > 0 and b.w > 0 and b.h > 0
+                      and a.x < b.x + b.w and b.x < a.x + a.w and a.y < b.y + b.h and b.y < a.y + a.h
+                 then {'x': greatest(a.x, b.x), 'y': greatest(a.y, b.y),
+                       'w': least(a.x + a.w, b.x + b.w) - greatest(a.x, b.x),
+                       'h': least(a.y + a.h, b.y + b.h) - greatest(a.y, b.y)} end;
+        -- the share of a target the keyboard covers, null when it covers none of it
+        create macro covered_share(keyboard, target) as
+            intersection(keyboard, target).w * intersection(keyboard, target).h / (target.w * target.h);
         create table sessions as
         select app_id, user_id, session_id, row_number() over () as sid
         from (select distinct app_id, user_id, session_id from ux);
@@ -462,12 +472,8 @@ FRICTION_QUERIES = [
                    case when effect = 'hide' or window_rect is null then null
                         when kb.x >= window_rect.x and kb.y >= window_rect.y and kb.x + kb.w <= window_rect.x + window_rect.w
                              and kb.y + kb.h <= window_rect.y + window_rect.h then kb
-                        when kb.y > window_rect.y and kb.w > 0 and kb.h > 0 and window_rect.w > 0 and window_rect.h > 0
-                             and kb.x < window_rect.x + window_rect.w and window_rect.x < kb.x + kb.w
-                             and kb.y < window_rect.y + window_rect.h and window_rect.y < kb.y + kb.h
-                        then {'x': greatest(kb.x, window_rect.x), 'y': greatest(kb.y, window_rect.y),
-                              'w': least(kb.x + kb.w, window_rect.x + window_rect.w) - greatest(kb.x, window_rect.x),
-                              'h': least(kb.y + kb.h, window_rect.y + window_rect.h) - greatest(kb.y, window_rect.y)}
+                        -- overhanging the bottom (a hardware keyboard's accessory bar): its visible part
+                        when kb.y > window_rect.y then intersection(kb, window_rect)
                    end as seen
             from framed
             where effect = 'hide' or window_rect is not null
@@ -478,20 +484,8 @@ FRICTION_QUERIES = [
             where effect = 'hide' or seen is null or (layout is not null and (layout.win is null or layout.win = window_rect))
         )
         select sid, rn, seg, occurred_at, screen, input_mode, orientation,
-               case when seen is not null and layout.focus is not null and seen.w > 0 and seen.h > 0
-                         and layout.focus.w > 0 and layout.focus.h > 0
-                         and seen.x < layout.focus.x + layout.focus.w and layout.focus.x < seen.x + seen.w
-                         and seen.y < layout.focus.y + layout.focus.h and layout.focus.y < seen.y + seen.h
-                    then (least(seen.x + seen.w, layout.focus.x + layout.focus.w) - greatest(seen.x, layout.focus.x))
-                         * (least(seen.y + seen.h, layout.focus.y + layout.focus.h) - greatest(seen.y, layout.focus.y))
-                         / (layout.focus.w * layout.focus.h) end as field_share,
-               case when seen is not null and layout.action is not null and seen.w > 0 and seen.h > 0
-                         and layout.action.w > 0 and layout.action.h > 0
-                         and seen.x < layout.action.x + layout.action.w and layout.action.x < seen.x + seen.w
-                         and seen.y < layout.action.y + layout.action.h and layout.action.y < seen.y + seen.h
-                    then (least(seen.x + seen.w, layout.action.x + layout.action.w) - greatest(seen.x, layout.action.x))
-                         * (least(seen.y + seen.h, layout.action.y + layout.action.h) - greatest(seen.y, layout.action.y))
-                         / (layout.action.w * layout.action.h) end as action_share,
+               covered_share(seen, layout.focus) as field_share,
+               covered_share(seen, layout.action) as action_share,
                coalesce(seen is not null and layout.caret_y is not null and seen.w > 0 and seen.h > 0
                         and layout.caret_y >= seen.y and layout.caret_y <= seen.y + seen.h
                         and (layout.focus is null

@@ -704,12 +704,16 @@ def main():
     loaded = time.perf_counter()
 
     query_seconds = {}
-    for name, sql in QUERIES + FRICTION_QUERIES:
-        begun = time.perf_counter()
-        connection.execute(sql)
-        query_seconds[name] = round(time.perf_counter() - begun, 4)
-        if name == QUERIES[-1][0]:
-            metrics_done = time.perf_counter()
+
+    def run(queries):
+        for name, sql in queries:
+            begun = time.perf_counter()
+            connection.execute(sql)
+            query_seconds[name] = round(time.perf_counter() - begun, 4)
+
+    run(QUERIES)
+    metrics_done = time.perf_counter()
+    run(FRICTION_QUERIES)
     begun = time.perf_counter()
     verdicts = friction_verdicts(connection.execute("select * from friction_counts").fetchall())
     query_seconds["friction: tests and flags"] = round(time.perf_counter() - begun, 4)

@@ -436,7 +436,6 @@ struct Headline: Decodable {
 
     /// Prints one line per figure: funnel's, then DuckDB's when there is a baseline. Returns the
     /// labels of the figures that differ as printed.
-    @discardableResult
     func printBeside(_ other: Headline?) -> [String] {
         var differing: [String] = []
         func line(_ label: String, _ ours: String, _ theirs: String?) {

@@ -20,6 +20,10 @@ select (select count(*) from int_user_facts) as users,
            and platform = 'all' and step_index = 4) as first_purchase_all,
        (select count(*) from fct_friction_episodes) as friction_episodes,
        (select count(*) from fct_friction_impact where flagged) as friction_flagged,
-       (select screen || ' / ' || friction_type from fct_friction_impact where rank = 1 order by app_id limit 1) as friction_top,
-       (select users_hit from fct_friction_impact where rank = 1 order by app_id limit 1) as friction_top_users_hit,
-       (select users_lost from fct_friction_impact where rank = 1 order by app_id limit 1) as friction_top_users_lost;
+       top.screen || ' / ' || top.friction_type as friction_top,
+       top.users_hit as friction_top_users_hit,
+       top.users_lost as friction_top_users_lost
+from (select 1) one
+left join lateral (
+    select screen, friction_type, users_hit, users_lost
+    from fct_friction_impact where rank = 1 order by app_id limit 1) top on true;

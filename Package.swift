@@ -54,6 +54,7 @@ let package = Package(
         ]),
         .testTarget(name: "FunnelGenerateTests", dependencies: ["FunnelGenerate", "FunnelCore"]),
         .testTarget(name: "FunnelIngestTests", dependencies: [
+            "FunnelGenerate",
             "FunnelIngest", "FunnelCore", "PostgresClient", "TestSupport",
         ]),
         .testTarget(name: "FunnelCLITests", dependencies: ["TestSupport", "PostgresClient"]),

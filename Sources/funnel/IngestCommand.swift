@@ -42,6 +42,7 @@ struct IngestCommand: ParsableCommand {
     @Flag(help: "Print one JSON document instead of the human summary.")
     var json = false
 
+    @OptionGroup var expansion: ExpansionOptions
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var logging: LoggingOptions
 
@@ -75,7 +76,7 @@ struct IngestCommand: ParsableCommand {
         let ticker = ProgressLine(progress: progress, totalFiles: files.count)
         ticker.start()
         let run = IngestRun(settings: settings, kind: kind.flatMap(EventKind.init(rawValue:)), assumeTimeZone: assumeTimeZone,
-                            workers: workers, workerOptions: WorkerOptions(leaseSeconds: lease, pollSeconds: 0.2))
+                            workers: workers, workerOptions: WorkerOptions(leaseSeconds: lease, pollSeconds: 0.2, expansion: expansion.limit))
         let reports: [IngestRun.FileReport]
         do {
             reports = try run.run(files: files, stop: stop, progress: progress, logger: logger)
@@ -100,6 +101,15 @@ struct IngestCommand: ParsableCommand {
         }
     }
 
+    /// Where each physical line of a file went, e.g. `1,002 lines: 1 header, 1,000 rows, 1 blank`.
+    static func lineAccount(_ counts: FileLoadCounts) -> String {
+        let lines = counts.lines
+        var parts = ["\(lines.header) header", "\(counts.rowsRead) rows"]
+        if lines.blank > 0 { parts.append("\(lines.blank) blank") }
+        if lines.continuation > 0 { parts.append("\(lines.continuation) inside quoted fields") }
+        return "\(lines.lines) lines: " + parts.joined(separator: ", ")
+    }
+
     private func printHuman(_ reports: [IngestRun.FileReport], rejectLines: [(path: String, line: Int64, reason: String)]) {
         let width = min(60, reports.map(\.path.count).max() ?? 0)
         for report in reports {
@@ -109,6 +119,7 @@ struct IngestCommand: ParsableCommand {
             line += " \(report.status.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0))"
             if report.status == .loaded {
                 line += " \(counts.rowsLoaded) rows, \(counts.duplicates) duplicates, \(counts.rejected) rejected"
+                line += " (\(Self.lineAccount(counts)))"
             } else if let message = report.message {
                 line += " \(message)"
             }
@@ -139,6 +150,11 @@ struct IngestSummary: Encodable {
         let rowsLoaded: Int
         let duplicates: Int
         let rejected: Int
+        /// Physical lines: lines = headerLines + rowsRead + blankLines + continuationLines.
+        let lines: Int64
+        let headerLines: Int64
+        let blankLines: Int64
+        let continuationLines: Int64
         let fileId: Int64?
         let message: String?
     }
@@ -171,7 +187,8 @@ struct IngestSummary: Encodable {
         files = reports.map {
             File(path: $0.path, kind: $0.kind, status: $0.status.rawValue, rowsRead: $0.counts.rowsRead,
                  rowsLoaded: $0.counts.rowsLoaded, duplicates: $0.counts.duplicates, rejected: $0.counts.rejected,
-                 fileId: $0.fileID, message: $0.message)
+                 lines: $0.counts.lines.lines, headerLines: $0.counts.lines.header, blankLines: $0.counts.lines.blank,
+                 continuationLines: $0.counts.lines.continuation, fileId: $0.fileID, message: $0.message)
         }
         totals = Totals(reports)
         self.rejects = rejects?.map { Reject(path: $0.path, line: $0.line, reason: $0.reason) }

@@ -26,6 +26,7 @@ struct WorkerCommand: ParsableCommand {
     @Option(help: "Parallel workers in this process, each with its own connection.")
     var workers = 1
 
+    @OptionGroup var expansion: ExpansionOptions
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var logging: LoggingOptions
 
@@ -41,7 +42,7 @@ struct WorkerCommand: ParsableCommand {
         let stop = StopFlag()
         let signals = SignalWatcher(stop: stop, logger: logger)
         defer { signals.cancel() }
-        let options = WorkerOptions(leaseSeconds: lease, pollSeconds: poll)
+        let options = WorkerOptions(leaseSeconds: lease, pollSeconds: poll, expansion: expansion.limit)
         logger.info("worker started", metadata: ["workers": "\(workers)", "db": "\(settings.redactedDescription)"])
         let group = DispatchGroup()
         let failures = Failures()

@@ -26,18 +26,26 @@ struct CSVReadingTests {
         #expect(result.value(.installs, "campaign") == "brand, \"search\"")
     }
 
-    @Test("an embedded newline keeps the line numbers of later records right")
+    @Test("an invalid record with an embedded newline costs its own lines only, and later line numbers stay right")
     func embeddedNewline() throws {
         let scratch = try Scratch()
         let path = try scratch.file("installs.csv", installsHeader
             + "e1,app,u1,2024-05-01T10:00:00Z,facebook,,,\"two\nlines\",,\n"
-            + "e2,app,u2,2024-05-01T10:00:00Z,facebook,,XX,,,\n")
+            + "e2,app,u2,2024-05-01T10:00:00Z,facebook,,XX,,,\n"
+            + "e3,app,u3,2024-05-01T10:00:00Z,facebook,,,\"one\nline\",,\n"
+            + "e4,app,u4,2024-05-01T10:00:00Z,facebook,,,,,\n")
         let result = try readAll(path)
-        // The newline makes campaign hold a control character: rejected at line 2, and the
-        // next record starts on physical line 4.
-        #expect(result.rejects.map(\.line) == [2, 4])
-        #expect(result.rejects[0].reason == "campaign: \"two\nlines\" contains a control character")
-        #expect(result.rejects[1].reason == "country: \"XX\" is not an ISO 3166-1 alpha-2 code")
+        // The newline would make campaign hold a control character, so the record is not valid
+        // whole: its first line is rejected as an unclosed quote and reading resumes on the next
+        // physical line, which is a fragment; the record after it starts on line 4.
+        #expect(result.rejects.map(\.line) == [2, 3, 4, 5, 6])
+        #expect(result.rejects[0].reason
+            == "campaign: quoted field not closed on this line (the line is rejected and reading resumes on the next)")
+        #expect(result.rejects[1].reason
+            == "event_id: a quote inside an unquoted field (put the whole field in quotes and double the quote)")
+        #expect(result.rejects[2].reason == "country: \"XX\" is not an ISO 3166-1 alpha-2 code")
+        #expect(result.lines[.installs]?.count == 1)
+        #expect(result.accountsForEveryLine)
     }
 
     @Test("CRLF line ends, a BOM and a final line without newline are read")

@@ -27,10 +27,19 @@ final class Scratch {
 
     /// Writes `text` gzip-compressed with zlib's gzwrite.
     func gzipFile(_ name: String, _ text: String) throws -> String {
+        try gzipFile(name, parts: [Array(text.utf8)])
+    }
+
+    /// Writes the parts, each repeated `times`, as one gzip stream (a large expansion costs
+    /// no memory here).
+    func gzipFile(_ name: String, parts: [[UInt8]], times: Int = 1) throws -> String {
         let path = directory.appendingPathComponent(name).path
-        guard let gz = gzopen(path, "wb") else { throw CocoaError(.fileWriteUnknown) }
-        var bytes = Array(text.utf8)
-        _ = bytes.withUnsafeMutableBytes { gzwrite(gz, $0.baseAddress, UInt32($0.count)) }
+        guard let gz = gzopen(path, "wb9") else { throw CocoaError(.fileWriteUnknown) }
+        for var bytes in parts {
+            for _ in 0..<times {
+                _ = bytes.withUnsafeMutableBytes { gzwrite(gz, $0.baseAddress, UInt32($0.count)) }
+            }
+        }
         gzclose(gz)
         return path
     }
@@ -41,8 +50,12 @@ struct ReadResult {
     var lines: [EventKind: [String]] = [:]
     var rejects: [RejectedRow] = []
     var rowsRead = 0
+    var lineCounts = LineCounts()
     var bounds: [EventKind: TimeBounds] = [:]
     var maxBufferBytes = 0
+
+    /// Whether every physical line is the header, blank, or part of a record read.
+    var accountsForEveryLine: Bool { lineCounts.recordLines == Int64(rowsRead) }
 
     /// The single COPY line of `kind`'s only row, split into its columns.
     func columns(_ kind: EventKind, row: Int = 0) -> [String] {
@@ -76,6 +89,7 @@ func readAll(_ path: String, options: ReaderOptions = testOptions(), batch: Int 
         }
         result.rejects += sink.rejects
         result.rowsRead += sink.rowsRead
+        result.lineCounts += sink.lineCounts
         result.maxBufferBytes = max(result.maxBufferBytes, reader.bufferBytes)
         sink.reset()
     }

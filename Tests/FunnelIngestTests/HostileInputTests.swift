@@ -69,15 +69,19 @@ struct HostileInputTests {
         #expect(throws: FileRefusal.binary(path: latin1)) { _ = try readAll(latin1) }
     }
 
-    @Test("an unterminated quote at the end of the file rejects the last record only")
+    @Test("a quote left open to the end of the file rejects its own line, then reading resumes")
     func unterminatedQuote() throws {
         let scratch = try Scratch()
         let path = try scratch.file("installs.csv", installsHeader
             + "e1,app,u,2024-05-01T10:00:00Z,n,,,,,\ne2,app,u,2024-05-01T10:00:00Z,n,,,\"open,,\nmore")
         let result = try readAll(path)
         #expect(result.lines[.installs]?.count == 1)
-        #expect(result.rejects.map(\.reason) == ["unterminated quoted field at the end of the file"])
-        #expect(result.rejects.map(\.line) == [3])
+        #expect(result.rejects.map(\.reason) == [
+            "campaign: quoted field not closed on this line (the line is rejected and reading resumes on the next)",
+            "record has 1 fields, the header has 10",
+        ])
+        #expect(result.rejects.map(\.line) == [3, 4])
+        #expect(result.accountsForEveryLine)
     }
 
     @Test("a missing file is refused with a readable message")

@@ -91,7 +91,8 @@ struct LoaderTests {
             + "i3,app,u3,2024-05-01T10:00:00Z,organic,\n")
         let report = try #require(try db.ingest([path]).first)
         #expect(report.status == .loaded)
-        #expect(report.counts == FileLoadCounts(rowsRead: 3, rowsLoaded: 2, duplicates: 0, rejected: 1))
+        #expect(report.counts == FileLoadCounts(rowsRead: 3, rowsLoaded: 2, duplicates: 0, rejected: 1,
+                                                lines: LineCounts(lines: 4, header: 1)))
         #expect(try db.rows("select f.path, r.line::text, r.kind, r.raw, r.reason from ingest_rejects r join ingest_files f using (file_id)")
             == [[path, "3", "installs", "i2,app,u2,2024-05-01T10:00:00Z,facebook,XX", #"country: "XX" is not an ISO 3166-1 alpha-2 code"#]])
         #expect(try db.rows("select event_id from raw_installs order by 1") == [["i1"], ["i3"]])

@@ -1,7 +1,8 @@
 -- finish_file: records the end of a claimed file: loaded with its counters, or refused/failed
 -- with a message.
 -- Grain: at most one row. Inputs: $1 file_id, $2 worker id, $3 status, $4 rows read,
--- $5 rows loaded, $6 duplicates, $7 rejected, $8 message (or null).
+-- $5 rows loaded, $6 duplicates, $7 rejected, $8 message (or null), $9 physical lines,
+-- $10 header lines, $11 blank lines, $12 continuation lines (null when not loaded).
 update ingest_files
 set status = $3,
     rows_read = $4,
@@ -9,6 +10,10 @@ set status = $3,
     duplicates = $6,
     rejected = $7,
     message = $8,
+    lines = $9,
+    header_lines = $10,
+    blank_lines = $11,
+    continuation_lines = $12,
     claimed_by = null,
     lease_expires_at = null,
     finished_at = now()

@@ -19,6 +19,8 @@ public final class FileLoader {
     public var batchRows = 50_000
     /// `work_mem` for the merge transaction (the merge sorts the whole file).
     public var mergeWorkMem = "128MB"
+    /// How far a compressed file may expand before it is refused.
+    public var expansion = ExpansionLimit()
 
     /// The staging tables that may hold rows of an earlier file: each is noted before a COPY into
     /// it, and only these are emptied before the next file (truncating all nine for every file took
@@ -45,7 +47,8 @@ public final class FileLoader {
     public func load(_ file: ClaimedFile, now: Date = Date(), shouldStop: () -> Bool = { false },
                      progress: (Int) -> Void = { _ in }) throws -> FileLoadCounts {
         try emptyStaging()
-        let options = ReaderOptions(kind: file.kind, assumeTimeZone: file.assumeTimeZone, now: now)
+        var options = ReaderOptions(kind: file.kind, assumeTimeZone: file.assumeTimeZone, now: now)
+        options.expansion = expansion
         let clock = ContinuousClock()
         let started = clock.now
         var staged = try stage(file, options: options, shouldStop: shouldStop, progress: progress)
@@ -53,10 +56,14 @@ public final class FileLoader {
         if shouldStop() { throw LoadInterruption.stopRequested }
         // Partitions are created before, not inside, the merge transaction: creating one locks
         // its parent until commit, and empty partitions are harmless if this load then fails.
+        // Only the months that hold rows get one: a stray row from 2000 among today's must not
+        // create the 300 partitions between them.
         for kind in EventKind.allCases {
-            guard let bounds = staged.bounds[kind] else { continue }
-            try connection.query("select ensure_month_partitions($1, $2::date, $3::date)",
-                                 [kind.rawTable, bounds.earliestDate, bounds.latestDate])
+            guard let months = staged.months[kind], !months.isEmpty else { continue }
+            for run in Self.monthRuns(months) {
+                try connection.query("select ensure_month_partitions($1, $2::date, $3::date)",
+                                     [kind.rawTable, Self.monthStart(run.lowerBound), Self.monthStart(run.upperBound)])
+            }
             try connection.execute("analyze \(Self.stagingTable(kind))\(Self.analyzedColumns(kind))")
         }
         try connection.transaction { connection in
@@ -82,7 +89,8 @@ public final class FileLoader {
             staged.counts.duplicates = staged.rows.values.reduce(0, +) - loaded
             let finished = try connection.query(SQLCatalog.text("ingest/finish_file.sql"), [
                 file.fileID, workerID, "loaded", staged.counts.rowsRead, staged.counts.rowsLoaded,
-                staged.counts.duplicates, staged.counts.rejected, nil,
+                staged.counts.duplicates, staged.counts.rejected, nil, staged.counts.lines.lines,
+                staged.counts.lines.header, staged.counts.lines.blank, staged.counts.lines.continuation,
             ])
             guard finished.rows.count == 1 else { throw LoadInterruption.claimLost(fileID: file.fileID) }
         }
@@ -139,6 +147,26 @@ public final class FileLoader {
         AdvisoryLockKey("funnel.ingest.merge.\(kind.rawValue)")
     }
 
+    /// Consecutive months (as `year * 12 + month - 1`) grouped into closed ranges, in order.
+    public static func monthRuns(_ months: Set<Int32>) -> [ClosedRange<Int32>] {
+        var runs: [ClosedRange<Int32>] = []
+        for month in months.sorted() {
+            if let last = runs.last, last.upperBound + 1 == month {
+                runs[runs.count - 1] = last.lowerBound...month
+            } else {
+                runs.append(month...month)
+            }
+        }
+        return runs
+    }
+
+    /// The first day of a month given as `year * 12 + month - 1`, as `YYYY-MM-01`.
+    static func monthStart(_ month: Int32) -> String {
+        let year = Int(month).quotientAndRemainder(dividingBy: 12)
+        let monthOfYear = year.remainder + 1
+        return String(format: "%04d-%02d-01", year.quotient, monthOfYear)
+    }
+
     /// The staging table of a kind; a fixed name per kind, never built from input.
     static func stagingTable(_ kind: EventKind) -> String { "stage_\(kind.rawValue)" }
 
@@ -152,7 +180,7 @@ public final class FileLoader {
     private struct Staged {
         var counts = FileLoadCounts()
         var rows: [EventKind: Int] = [:]
-        var bounds: [EventKind: TimeBounds] = [:]
+        var months: [EventKind: Set<Int32>] = [:]
     }
 
     private func stage(_ file: ClaimedFile, options: ReaderOptions, shouldStop: () -> Bool,
@@ -171,12 +199,7 @@ public final class FileLoader {
                     }
                 }
                 staged.rows[kind, default: 0] += sink.rowCount(for: kind)
-                if let bounds = sink.timeBounds(for: kind) {
-                    staged.bounds[kind] = staged.bounds[kind].map {
-                        TimeBounds(earliestMicros: min($0.earliestMicros, bounds.earliestMicros),
-                                   latestMicros: max($0.latestMicros, bounds.latestMicros))
-                    } ?? bounds
-                }
+                staged.months[kind, default: []].formUnion(sink.months(for: kind))
             }
             if !sink.rejects.isEmpty {
                 rejectText.removeAll(keepingCapacity: true)
@@ -186,6 +209,7 @@ public final class FileLoader {
                 staged.counts.rejected += sink.rejects.count
             }
             staged.counts.rowsRead += sink.rowsRead
+            staged.counts.lines += sink.lineCounts
             progress(sink.rowsRead)
             pipeline.recycle(sink)
             if shouldStop() { throw LoadInterruption.stopRequested }
@@ -193,6 +217,11 @@ public final class FileLoader {
                 try renewLease(file)
                 lastRenewal = ContinuousClock.now
             }
+        }
+        guard staged.counts.lines.recordLines == Int64(staged.counts.rowsRead) else {
+            throw FileRefusal.unaccountedLines(
+                path: file.path, lines: staged.counts.lines.lines,
+                accounted: staged.counts.lines.lines - staged.counts.lines.recordLines + Int64(staged.counts.rowsRead))
         }
         return staged
     }

@@ -31,12 +31,17 @@ public struct FileLoadCounts: Sendable, Equatable {
     public var duplicates: Int
     /// Rows that failed validation (kept in `ingest_rejects`).
     public var rejected: Int
+    /// The file's physical lines: header, blank, and the lines of the records read. Every line
+    /// is accounted for (`lines.recordLines == rowsRead`), or the file is refused.
+    public var lines: LineCounts
 
-    public init(rowsRead: Int = 0, rowsLoaded: Int = 0, duplicates: Int = 0, rejected: Int = 0) {
+    public init(rowsRead: Int = 0, rowsLoaded: Int = 0, duplicates: Int = 0, rejected: Int = 0,
+                lines: LineCounts = LineCounts()) {
         self.rowsRead = rowsRead
         self.rowsLoaded = rowsLoaded
         self.duplicates = duplicates
         self.rejected = rejected
+        self.lines = lines
     }
 }
 

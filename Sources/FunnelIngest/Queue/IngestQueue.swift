@@ -53,7 +53,7 @@ public struct IngestQueue {
     /// Ends a claim with a verdict: `refused` or `failed`, with the message users will see.
     public func finish(_ file: ClaimedFile, workerID: String, status: FileStatus.State, message: String) throws {
         try connection.query(SQLCatalog.text("ingest/finish_file.sql"),
-                             [file.fileID, workerID, status.rawValue, nil, nil, nil, nil, message])
+                             [file.fileID, workerID, status.rawValue, nil, nil, nil, nil, message, nil, nil, nil, nil])
     }
 
     /// Puts a claimed file back on the queue.
@@ -70,7 +70,11 @@ public struct IngestQueue {
                 kind: try row.decode(String?.self, at: 2),
                 state: FileStatus.State(rawValue: try row.decode(String.self, at: 3)) ?? .failed,
                 counts: FileLoadCounts(rowsRead: try row.decode(Int.self, at: 4), rowsLoaded: try row.decode(Int.self, at: 5),
-                                       duplicates: try row.decode(Int.self, at: 6), rejected: try row.decode(Int.self, at: 7)),
+                                       duplicates: try row.decode(Int.self, at: 6), rejected: try row.decode(Int.self, at: 7),
+                                       lines: LineCounts(lines: try row.decode(Int64.self, at: 9),
+                                                         header: try row.decode(Int64.self, at: 10),
+                                                         blank: try row.decode(Int64.self, at: 11),
+                                                         continuation: try row.decode(Int64.self, at: 12))),
                 message: try row.decode(String?.self, at: 8))
             result[status.fileID] = status
         }

@@ -13,12 +13,16 @@ public struct WorkerOptions: Sendable {
     /// Claim the largest file first instead of the oldest (several workers sharing one run's
     /// files: the long loads start at once and the small ones fill in beside them).
     public var largestFirst: Bool
+    /// How far a compressed file may expand before it is refused.
+    public var expansion: ExpansionLimit
 
-    public init(leaseSeconds: Double = 60, pollSeconds: Double = 1, maxAttempts: Int = 3, largestFirst: Bool = false) {
+    public init(leaseSeconds: Double = 60, pollSeconds: Double = 1, maxAttempts: Int = 3, largestFirst: Bool = false,
+                expansion: ExpansionLimit = ExpansionLimit()) {
         self.leaseSeconds = leaseSeconds
         self.pollSeconds = pollSeconds
         self.maxAttempts = maxAttempts
         self.largestFirst = largestFirst
+        self.expansion = expansion
     }
 }
 
@@ -74,6 +78,7 @@ public final class IngestWorker {
         if let connection, connection.isHealthy, let loader { return (connection, loader) }
         let fresh = try settings.connect(logger: logger)
         let freshLoader = try FileLoader(connection: fresh, workerID: workerID, leaseSeconds: options.leaseSeconds)
+        freshLoader.expansion = options.expansion
         connection = fresh
         loader = freshLoader
         return (fresh, freshLoader)

@@ -16,6 +16,8 @@ final class ByteSource {
         case cannotOpen(String)
         case readFailed(String)
         case badGzip(String)
+        /// The stream expands past its ``ExpansionLimit``.
+        case expandsTooFar(String)
     }
 
     private enum Handle {
@@ -28,8 +30,10 @@ final class ByteSource {
     let isGzip: Bool
     /// Bytes read from the file (compressed bytes are not counted: this is what the parser saw).
     private(set) var bytesProduced: Int64 = 0
+    private let limit: ExpansionLimit
 
-    init(path: String) throws(Failure) {
+    init(path: String, limit: ExpansionLimit = ExpansionLimit()) throws(Failure) {
+        self.limit = limit
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else { throw .cannotOpen(String(cString: strerror(errno))) }
         var magic: (UInt8, UInt8) = (0, 0)
@@ -78,8 +82,42 @@ final class ByteSource {
                 throw .badGzip(message.isEmpty ? "inflate failed" : message)
             }
             bytesProduced += Int64(n)
+            try checkExpansion(gzoffset(file))
             return Int(n)
         }
+    }
+
+    /// Refuses a stream that has expanded past the limit, given the compressed bytes consumed.
+    private func checkExpansion(_ compressed: Int) throws(Failure) {
+        if bytesProduced > limit.maxBytes {
+            throw .expandsTooFar("it expands past \(Self.size(limit.maxBytes)) "
+                + "(raise --max-decompressed if the file is genuine, or split it)")
+        }
+        guard bytesProduced > limit.ratioFloorBytes else { return }
+        let ratio = Double(bytesProduced) / Double(max(compressed, 1))
+        if ratio > limit.maxRatio {
+            throw .expandsTooFar("\(Self.size(Int64(compressed))) of gzip expanded to \(Self.size(bytesProduced)), "
+                + "more than \(Self.ratioText(limit.maxRatio))x: a likely decompression bomb "
+                + "(raise --max-expansion if the file is genuine)")
+        }
+    }
+
+    private static func ratioText(_ ratio: Double) -> String {
+        ratio == ratio.rounded() ? String(Int(ratio)) : String(ratio)
+    }
+
+    /// A byte count for messages: `9.4 MB`, `64 MB`, `2.0 GB` (powers of 1000, one decimal under 10).
+    static func size(_ bytes: Int64) -> String {
+        let units = ["bytes", "kB", "MB", "GB", "TB"]
+        var value = Double(bytes)
+        var unit = 0
+        while value >= 1000 && unit < units.count - 1 {
+            value /= 1000
+            unit += 1
+        }
+        if unit == 0 { return "\(bytes) bytes" }
+        if value < 10 { return "\(Double(Int((value * 10).rounded())) / 10) \(units[unit])" }
+        return "\(Int(value.rounded())) \(units[unit])"
     }
 
     /// Releases the descriptor or zlib stream; later reads return end of file.

@@ -15,13 +15,21 @@ public enum FileRefusal: Error, Sendable, Equatable, CustomStringConvertible {
     case notNDJSON(path: String)
     /// A CSV file whose kind is not given by `--kind` nor by its name.
     case unknownKind(path: String)
+    /// A CSV header that is not valid CSV (a quoting problem in a column name).
+    case badHeader(path: String, reason: String)
+    /// A compressed file that expands past the limit: a likely decompression bomb.
+    case expandsTooFar(path: String, reason: String)
+    /// The reader could not account for every physical line (a defect of funnel's, never of
+    /// the file): refused rather than risk losing rows.
+    case unaccountedLines(path: String, lines: Int64, accounted: Int64)
 
     /// The file this refusal is about.
     public var path: String {
         switch self {
         case .unreadable(let path, _), .badGzip(let path, _), .binary(let path),
              .missingColumns(let path, _, _), .tooManyColumns(let path, _, _),
-             .headerTooLong(let path, _), .notNDJSON(let path), .unknownKind(let path):
+             .headerTooLong(let path, _), .notNDJSON(let path), .unknownKind(let path),
+             .badHeader(let path, _), .expandsTooFar(let path, _), .unaccountedLines(let path, _, _):
             path
         }
     }
@@ -47,6 +55,13 @@ public enum FileRefusal: Error, Sendable, Equatable, CustomStringConvertible {
             "\(path): refused: cannot tell which kind of rows it holds; pass --kind "
                 + "(\(EventKind.allCases.map(\.name).joined(separator: ", "))) or name the file after "
                 + "its kind, like installs-2024-05-01.csv"
+        case .badHeader(let path, let reason):
+            "\(path): refused: the CSV header is not valid CSV: \(reason); fix the header line"
+        case .expandsTooFar(let path, let reason):
+            "\(path): refused: \(reason)"
+        case .unaccountedLines(let path, let lines, let accounted):
+            "\(path): refused: read \(lines) lines but accounted for \(accounted); nothing was loaded. "
+                + "This is a defect in funnel: please report it with the file"
         }
     }
 }

@@ -11,8 +11,32 @@ extension InputFileReader {
         switch record.status {
         case .complete: nil
         case .tooLong: "record longer than \(Self.byteSize(options.maxRecordBytes))"
-        case .unterminatedQuote: "unterminated quoted field at the end of the file"
+        case .unclosedQuote:
+            switch format {
+            case .csv: nil  // the splitter names the column
+            case .ndjson: "unterminated string at the end of the file"
+            }
         }
+    }
+
+    /// What a quoting problem means, and how to write the field instead.
+    static func describe(_ problem: CSVSplitter.Problem) -> String {
+        switch problem {
+        case .unclosedQuote:
+            "quoted field not closed on this line (the line is rejected and reading resumes on the next)"
+        case .textAfterClosingQuote:
+            "text after the closing quote (put the whole field in quotes and double any quote inside it)"
+        case .quoteInUnquotedField:
+            "a quote inside an unquoted field (put the whole field in quotes and double the quote)"
+        }
+    }
+
+    /// The field a column feeds, or its position, for a reason about that column.
+    func columnName(_ column: Int) -> String {
+        if column < columnMap.count, columnMap[column] >= 0, let kind {
+            return encoder.plans[kind.ordinal].specs[columnMap[column]].name
+        }
+        return "column \(column + 1)"
     }
 
     static func byteSize(_ bytes: Int) -> String {
@@ -23,18 +47,41 @@ extension InputFileReader {
 }
 
 extension InputFileReader {
+    /// Loads or rejects one CSV record. A record spanning several lines (a quoted field with a
+    /// line break) loads only if it is valid whole; otherwise its first line alone is rejected
+    /// and the scanner resumes on its second line, so an unclosed quote costs one line.
     func processCSV(_ record: RecordScanner.Record, into sink: inout RowSink) {
         guard let kind else { return }
-        if let reason = scannerReason(record) {
+        guard let reason = csvFailure(record, kind: kind, into: &sink) else {
+            continuationLines += record.lines - 1
+            return
+        }
+        guard record.lines > 1 else {
             reject(record, kind: kind, reason: reason, into: &sink)
             return
         }
+        var firstLine = record
+        var length = record.bytes.firstIndex(of: 0x0a) ?? record.bytes.count
+        if length > 0 && record.bytes[length - 1] == 0x0d { length -= 1 }
+        firstLine.bytes = UnsafeBufferPointer(rebasing: record.bytes[0..<length])
+        firstLine.lines = 1
+        firstLine.status = .unclosedQuote
+        let lineReason = csvFailure(firstLine, kind: kind, into: &sink) ?? reason
+        reject(firstLine, kind: kind, reason: lineReason, into: &sink)
+        scanner.resumeAfterFirstLine()
+    }
+
+    /// Why a CSV record cannot load, or nil once its row is encoded into `sink`.
+    private func csvFailure(_ record: RecordScanner.Record, kind: EventKind, into sink: inout RowSink) -> String? {
+        if let reason = scannerReason(record) { return reason }
         let columns = columnMap.count
         csv.split(record.bytes, maxFields: columns)
+        if let problem = csv.problem {
+            return "\(columnName(problem.field)): \(Self.describe(problem.kind))"
+        }
         if csv.fieldCount != columns {
             let found = csv.fieldCount > columns ? "more than \(columns)" : "\(csv.fieldCount)"
-            reject(record, kind: kind, reason: "record has \(found) fields, the header has \(columns)", into: &sink)
-            return
+            return "record has \(found) fields, the header has \(columns)"
         }
         let plan = encoder.plans[kind.ordinal]
         for index in 0..<plan.specs.count { values[index] = FieldValue() }
@@ -44,7 +91,7 @@ extension InputFileReader {
                 values[field] = FieldValue(tag: .string, start: csv.starts[column], count: csv.counts[column])
             }
         }
-        encode(record, kind: kind, store: csv.store, into: &sink)
+        return encode(kind: kind, store: csv.store, into: &sink)
     }
 
     func processJSON(_ record: RecordScanner.Record, into sink: inout RowSink) {
@@ -71,7 +118,9 @@ extension InputFileReader {
                 if let field = plan.lookup.index(of: key) { values[field] = entry.value }
             }
         }
-        encode(record, kind: rowKind, store: json.store, into: &sink)
+        if let reason = encode(kind: rowKind, store: json.store, into: &sink) {
+            reject(record, kind: rowKind, reason: reason, into: &sink)
+        }
     }
 
     struct KindReason: Error {
@@ -114,7 +163,8 @@ extension InputFileReader {
         return .success(EventKind.allCases[named])
     }
 
-    private func encode(_ record: RecordScanner.Record, kind: EventKind, store: [UInt8], into sink: inout RowSink) {
+    /// Encodes the row in `values` into `sink`, or returns why it is invalid.
+    private func encode(kind: EventKind, store: [UInt8], into sink: inout RowSink) -> String? {
         let ordinal = kind.ordinal
         var time: Int64 = 0
         let failure = values.withUnsafeBufferPointer { values in
@@ -125,19 +175,14 @@ extension InputFileReader {
         if let failure {
             let plan = encoder.plans[ordinal]
             let value = values[failure.field]
-            let reason = store.withUnsafeBufferPointer { store in
+            return store.withUnsafeBufferPointer { store in
                 failure.failure.reason(
                     field: plan.specs[failure.field],
                     value: UnsafeBufferPointer(rebasing: store[Int(value.start)..<Int(value.start + value.count)]))
             }
-            reject(record, kind: kind, reason: reason, into: &sink)
-            return
         }
         sink.counts[ordinal] += 1
-        if sink.bounds[ordinal] == nil {
-            sink.bounds[ordinal] = TimeBounds(earliestMicros: time, latestMicros: time)
-        } else {
-            sink.bounds[ordinal]!.include(time)
-        }
+        sink.include(time, kind: ordinal)
+        return nil
     }
 }

@@ -26,13 +26,21 @@ public final class InputFileReader {
 
     let options: ReaderOptions
     private let source: ByteSource
-    private let scanner: RecordScanner
+    let scanner: RecordScanner
     var encoder: RowEncoder
     var csv = CSVSplitter()
     var json: JSONObjectParser
     var values: [FieldValue]
     /// CSV: header column -> field index of `kind`, or -1 for an ignored column.
     var columnMap: [Int] = []
+    /// CSV: the header's column names, for rejection reasons about a column.
+    var columnNames: [String] = []
+    /// Lines accounted for: the header's, white-space NDJSON lines, and lines after the first of
+    /// multi-line CSV records that loaded; and what earlier batches have already reported.
+    private var headerLines: Int64 = 0
+    private var whiteSpaceLines: Int64 = 0
+    var continuationLines: Int64 = 0
+    private var reported = LineCounts()
     /// A record read during `init` (the NDJSON first-line check) and not yet processed.
     private var pending: RecordScanner.Record?
     private var finished = false
@@ -55,7 +63,7 @@ public final class InputFileReader {
         json = JSONObjectParser(maxFields: options.maxColumns)
         values = Array(repeating: FieldValue(), count: EventKind.allCases.map { $0.fields.count }.max() ?? 0)
         do {
-            source = try ByteSource(path: path)
+            source = try ByteSource(path: path, limit: options.expansion)
         } catch {
             throw Self.refusal(error, path: path)
         }
@@ -88,6 +96,7 @@ public final class InputFileReader {
         switch error {
         case .cannotOpen(let reason), .readFailed(let reason): .unreadable(path: path, reason: reason)
         case .badGzip(let reason): .badGzip(path: path, reason: reason)
+        case .expandsTooFar(let reason): .expandsTooFar(path: path, reason: reason)
         }
     }
 
@@ -113,9 +122,20 @@ public final class InputFileReader {
         }
         if Self.looksBinary(header) { throw FileRefusal.binary(path: path) }
         if header.status == .tooLong { throw FileRefusal.headerTooLong(path: path, maxBytes: options.maxRecordBytes) }
+        headerLines = header.lines
         csv.split(header.bytes, maxFields: Int.max)
         if csv.fieldCount > options.maxColumns {
             throw FileRefusal.tooManyColumns(path: path, count: csv.fieldCount, max: options.maxColumns)
+        }
+        if header.status == .unclosedQuote || header.lines > 1 {
+            throw FileRefusal.badHeader(path: path, reason: "a quoted column name is not closed on the header's line")
+        }
+        if let problem = csv.problem {
+            throw FileRefusal.badHeader(
+                path: path, reason: "column \(problem.field + 1): \(Self.describe(problem.kind))")
+        }
+        columnNames = (0..<csv.fieldCount).map { column in
+            csv.withField(column) { String(decoding: $0, as: UTF8.self) }
         }
         let plan = encoder.plans[kind.ordinal]
         var seen = Set<Int>()
@@ -138,7 +158,10 @@ public final class InputFileReader {
 
     private func checkFirstLine() throws {
         while let record = try nextRecord() {
-            if record.status == .complete && Self.isBlank(record.bytes) { continue }
+            if record.status == .complete && Self.isBlank(record.bytes) {
+                whiteSpaceLines += 1
+                continue
+            }
             if Self.looksBinary(record) { throw FileRefusal.binary(path: path) }
             let first = record.bytes.first { $0 != 0x20 && $0 != 0x09 }
             if first != 0x7b { throw FileRefusal.notNDJSON(path: path) }
@@ -153,14 +176,14 @@ public final class InputFileReader {
     }
 
     /// Reads up to `maxRows` records: appends each valid row's COPY line to its kind's buffer in
-    /// `sink` and each rejected row to `sink.rejects`. Returns false, having read nothing, once
-    /// the file is exhausted; so `while try reader.readBatch(...) { use sink; sink.reset() }`.
+    /// `sink` and each rejected row to `sink.rejects`, and accounts in `sink` for every physical
+    /// line passed (header, records, blank lines). Returns false, having read nothing, once the
+    /// file is exhausted; so `while try reader.readBatch(...) { use sink; sink.reset() }`.
     /// - Throws: ``FileRefusal`` when the file turns out unreadable mid-way (a corrupt gzip
-    ///   stream); the caller must then discard everything read from this file.
+    ///   stream, a decompression bomb); the caller must then discard everything read from it.
     public func readBatch(maxRows: Int, into sink: inout RowSink) throws -> Bool {
-        if finished { return false }
         var read = 0
-        while read < maxRows {
+        while !finished && read < maxRows {
             let record: RecordScanner.Record
             if let held = pending {
                 record = held
@@ -176,12 +199,57 @@ public final class InputFileReader {
             case .csv:
                 processCSV(record, into: &sink)
             case .ndjson:
-                if record.status == .complete && Self.isBlank(record.bytes) { continue }
+                if record.status == .complete && Self.isBlank(record.bytes) {
+                    whiteSpaceLines += 1
+                    continue
+                }
                 processJSON(record, into: &sink)
             }
             read += 1
         }
         sink.rowsRead += read
-        return read > 0
+        let now = LineCounts(
+            lines: scanner.linesRead - (pending.map { $0.lines } ?? 0), header: headerLines,
+            blank: scanner.blankLines + whiteSpaceLines, continuation: continuationLines)
+        let batch = now - reported
+        reported = now
+        sink.lineCounts += batch
+        return read > 0 || batch.lines > 0
     }
+}
+
+/// Physical lines of an input file, by what became of them. For a whole file
+/// `lines == header + records + blank + continuation`, records being the rows read (loaded,
+/// duplicate or rejected): no line goes unaccounted for.
+public struct LineCounts: Sendable, Equatable {
+    /// Every physical line passed (the last line counts without its line break).
+    public var lines: Int64 = 0
+    /// The CSV header's lines.
+    public var header: Int64 = 0
+    /// Empty or white-space-only lines, skipped.
+    public var blank: Int64 = 0
+    /// Lines after the first of CSV records whose quoted field holds a line break.
+    public var continuation: Int64 = 0
+
+    public init(lines: Int64 = 0, header: Int64 = 0, blank: Int64 = 0, continuation: Int64 = 0) {
+        self.lines = lines
+        self.header = header
+        self.blank = blank
+        self.continuation = continuation
+    }
+
+    public static func + (a: LineCounts, b: LineCounts) -> LineCounts {
+        LineCounts(lines: a.lines + b.lines, header: a.header + b.header, blank: a.blank + b.blank,
+                   continuation: a.continuation + b.continuation)
+    }
+
+    public static func - (a: LineCounts, b: LineCounts) -> LineCounts {
+        LineCounts(lines: a.lines - b.lines, header: a.header - b.header, blank: a.blank - b.blank,
+                   continuation: a.continuation - b.continuation)
+    }
+
+    public static func += (a: inout LineCounts, b: LineCounts) { a = a + b }
+
+    /// The lines that must be records if every line is accounted for.
+    public var recordLines: Int64 { lines - header - blank - continuation }
 }

@@ -8,16 +8,40 @@ public struct RowSink: Sendable {
     var buffers: [[UInt8]]
     var counts: [Int]
     var bounds: [TimeBounds?]
+    /// Per kind: the months (`year * 12 + month - 1`, UTC) its rows fall in, and the last row's
+    /// day, so a run of rows on one day costs one comparison each.
+    var months: [Set<Int32>]
+    private var lastDay: [Int64]
 
     /// Rows rejected in this batch, in file order.
     public var rejects: [RejectedRow] = []
     /// Records read in this batch: loaded plus rejected (empty lines are not counted).
     public var rowsRead: Int = 0
+    /// The physical lines this batch passed, by what became of them (the first batch has the
+    /// header's).
+    public var lineCounts = LineCounts()
 
     public init() {
         buffers = Array(repeating: [], count: EventKind.allCases.count)
         counts = Array(repeating: 0, count: EventKind.allCases.count)
         bounds = Array(repeating: nil, count: EventKind.allCases.count)
+        months = Array(repeating: [], count: EventKind.allCases.count)
+        lastDay = Array(repeating: Int64.min, count: EventKind.allCases.count)
+    }
+
+    /// Notes a valid row's time field (microseconds since 1970, UTC) for the kind's bounds and
+    /// months.
+    mutating func include(_ micros: Int64, kind ordinal: Int) {
+        if bounds[ordinal] == nil {
+            bounds[ordinal] = TimeBounds(earliestMicros: micros, latestMicros: micros)
+        } else {
+            bounds[ordinal]!.include(micros)
+        }
+        let day = CivilTime.floorDiv(micros, 86_400_000_000)
+        guard day != lastDay[ordinal] else { return }
+        lastDay[ordinal] = day
+        let civil = CivilTime.civil(days: day)
+        months[ordinal].insert(Int32(civil.year * 12 + civil.month - 1))
     }
 
     /// Each kind's COPY text (one line per valid row, in `kind.fields` column order), for the
@@ -47,14 +71,20 @@ public struct RowSink: Sendable {
     /// The range of the time field among this batch's valid rows of `kind`.
     public func timeBounds(for kind: EventKind) -> TimeBounds? { bounds[kind.ordinal] }
 
+    /// The months (UTC) this batch's valid rows of `kind` fall in, as `year * 12 + month - 1`.
+    public func months(for kind: EventKind) -> Set<Int32> { months[kind.ordinal] }
+
     /// Empties the sink for the next batch, keeping its buffers' capacity.
     public mutating func reset() {
         for index in buffers.indices {
             buffers[index].removeAll(keepingCapacity: true)
             counts[index] = 0
             bounds[index] = nil
+            months[index].removeAll(keepingCapacity: true)
+            lastDay[index] = Int64.min
         }
         rejects.removeAll(keepingCapacity: true)
         rowsRead = 0
+        lineCounts = LineCounts()
     }
 }

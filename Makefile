@@ -6,7 +6,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RELEASE_BIN := .build/release/funnel
 BENCH_EVENTS ?= 10000000
 
-.PHONY: all deps build release test demo bench bench-deps clean
+.PHONY: all deps build release test fuzz demo bench bench-deps clean
 
 all: build
 
@@ -46,6 +46,14 @@ test: deps
 	  || echo "note: no DuckDB (make bench-deps failed): the test against DuckDB's figures is skipped"
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
+
+## fuzz: the CSV and NDJSON readers' mutation fuzzing for FUZZ_SECONDS per format (make test runs it
+## for a few seconds). A failure names its seed (FUNNEL_FUZZ_SEED replays it) and keeps its input.
+FUZZ_SECONDS ?= 600
+fuzz: deps
+	$(FORGET_PLAN)
+	$(SWIFT) build --build-tests
+	FUNNEL_FUZZ_SECONDS=$(FUZZ_SECONDS) $(SWIFT) test --skip-build --filter ReaderFuzzTests
 
 ## demo: the main job on the embedded PostgreSQL (see README): generate a realistic data set,
 ## ingest it, compute, and write every report format into $(DEMO_DIR)/reports.

@@ -79,10 +79,14 @@ final class RecordScanner {
         prefix.deallocate()
     }
 
-    /// The bytes already in the window (at least `count` if the file has them), for sniffing
-    /// the format before the first record is cut.
+    /// The bytes already in the window (at least `count` if the file has them and the window
+    /// can hold them), for sniffing the format before the first record is cut.
     func peek(count: Int) throws(ByteSource.Failure) -> UnsafeBufferPointer<UInt8> {
-        while end - start < count && !atEOF { try fill() }
+        while end - start < count && !atEOF {
+            let before = end
+            try fill()
+            if end == before && !atEOF { break }  // the window is full
+        }
         return UnsafeBufferPointer(start: window + start, count: min(end - start, count))
     }
 

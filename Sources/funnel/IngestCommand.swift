@@ -16,8 +16,9 @@ struct IngestCommand: ParsableCommand {
         and each event once (by kind, app_id, event_id), even across files. Rows that fail \
         validation are kept in funnel.ingest_rejects (see --show-rejects); a file that is not what \
         it claims to be is refused whole. Directories are read recursively (hidden files skipped). \
-        Exit status: 0 when every file was loaded or skipped, 1 when one was refused or failed, \
-        2 on a usage error.
+        Each run reports the rows it loaded itself: a file another run loaded at the same time is \
+        "loaded_elsewhere", naming that run's worker. Exit status: 0 when every file was loaded \
+        (here or elsewhere) or skipped, 1 when one was refused or failed, 2 on a usage error.
         """
     )
 
@@ -85,7 +86,7 @@ struct IngestCommand: ParsableCommand {
         }
         ticker.stop()
         var rejectLines: [(path: String, line: Int64, reason: String)] = []
-        let rejectedFileIDs = reports.filter { $0.counts.rejected > 0 || ($0.status == .skipped && showRejects) }.compactMap(\.fileID)
+        let rejectedFileIDs = reports.filter { $0.counts.rejected > 0 || ($0.loadedBy == .anotherRun && showRejects) }.compactMap(\.fileID)
         if showRejects, !rejectedFileIDs.isEmpty {
             rejectLines = try IngestQueue(connection: try settings.connect(logger: logger)).rejects(of: rejectedFileIDs, limit: 1000)
         }
@@ -95,7 +96,7 @@ struct IngestCommand: ParsableCommand {
             printHuman(reports, rejectLines: rejectLines)
         }
         if stop.isSet { throw CommandFailure("interrupted: files not finished are back on the queue (funnel worker or a new funnel ingest loads them)") }
-        if reports.contains(where: { $0.status != .loaded && $0.status != .skipped }) {
+        if reports.contains(where: { !$0.status.isLoaded }) {
             throw ExitCode(ExitStatus.failure)
         }
     }
@@ -129,7 +130,8 @@ struct IngestCommand: ParsableCommand {
     }
 }
 
-/// The `--json` document of `funnel ingest` (SPEC.md "Machine-readable output").
+/// The `--json` document of `funnel ingest` (SPEC.md "Machine-readable output"). The counts and
+/// totals are what this run loaded; files loaded by another run count zero.
 struct IngestSummary: Encodable {
     struct File: Encodable {
         let path: String
@@ -141,6 +143,8 @@ struct IngestSummary: Encodable {
         let rejected: Int
         let fileId: Int64?
         let message: String?
+        /// "this run" or "another run" for a file whose content is loaded; null otherwise.
+        let loadedBy: String?
     }
 
     struct Totals: Encodable {
@@ -171,7 +175,7 @@ struct IngestSummary: Encodable {
         files = reports.map {
             File(path: $0.path, kind: $0.kind, status: $0.status.rawValue, rowsRead: $0.counts.rowsRead,
                  rowsLoaded: $0.counts.rowsLoaded, duplicates: $0.counts.duplicates, rejected: $0.counts.rejected,
-                 fileId: $0.fileID, message: $0.message)
+                 fileId: $0.fileID, message: $0.message, loadedBy: $0.loadedBy?.rawValue)
         }
         totals = Totals(reports)
         self.rejects = rejects?.map { Reject(path: $0.path, line: $0.line, reason: $0.reason) }

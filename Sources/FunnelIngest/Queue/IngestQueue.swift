@@ -71,7 +71,7 @@ public struct IngestQueue {
                 state: FileStatus.State(rawValue: try row.decode(String.self, at: 3)) ?? .failed,
                 counts: FileLoadCounts(rowsRead: try row.decode(Int.self, at: 4), rowsLoaded: try row.decode(Int.self, at: 5),
                                        duplicates: try row.decode(Int.self, at: 6), rejected: try row.decode(Int.self, at: 7)),
-                message: try row.decode(String?.self, at: 8))
+                message: try row.decode(String?.self, at: 8), worker: try row.decode(String?.self, at: 9))
             result[status.fileID] = status
         }
         return result
@@ -101,4 +101,6 @@ public struct FileStatus: Sendable, Equatable {
     public let state: State
     public let counts: FileLoadCounts
     public let message: String?
+    /// The worker holding the file (loading), or the one that finished it (loaded, refused, failed).
+    public let worker: String?
 }

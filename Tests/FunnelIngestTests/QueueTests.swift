@@ -179,6 +179,34 @@ struct IngestProcessTests {
         #expect(badKind.status == 2)
     }
 
+    @Test("two funnel ingest processes on the same files: the rows each reports loaded add up to the rows stored")
+    func twoProcessesSameFiles() throws {
+        let db = try LoaderFixture()
+        let paths = try (0..<4).map { index in
+            try db.file("opens-proc-\(index).csv", "event_id,app_id,user_id,opened_at\n"
+                + (0..<5_000).map { "p\(index)-\($0),app,u\($0),2024-05-01T10:00:00Z\n" }.joined())
+        }
+        let processes = try (0..<2).map { _ in try db.start(["ingest"] + paths + ["--json"]) }
+        var documents: [[String: Any]] = []
+        for process in processes {
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "\(db.stderr(of: process))")
+            let stdout = try String(contentsOf: try #require(db.stdoutURL(of: process)), encoding: .utf8)
+            documents.append(try #require(try JSONSerialization.jsonObject(with: Data(stdout.utf8)) as? [String: Any]))
+        }
+        let stored = try db.count("select count(*) from raw_opens")
+        #expect(stored == 4 * 5_000)
+        let totals = documents.compactMap { ($0["totals"] as? [String: Any])?["rows_loaded"] as? Int }
+        #expect(totals.reduce(0, +) == stored, "totals \(totals)")
+        let files = documents.map { $0["files"] as? [[String: Any]] ?? [] }
+        for (index, path) in paths.enumerated() {
+            let entries = files.map { $0[index] }
+            #expect(entries.allSatisfy { $0["path"] as? String == path })
+            #expect(entries.filter { $0["loaded_by"] as? String == "this run" }.count == 1, "\(path): \(entries)")
+            #expect(entries.filter { $0["loaded_by"] as? String == "another run" }.count == 1, "\(path): \(entries)")
+        }
+    }
+
     @Test("kill -9 mid-file leaves nothing of it; the rerun loads it exactly once")
     func killNineThenRerun() throws {
         let db = try LoaderFixture()

@@ -122,11 +122,16 @@ public struct IngestRun: Sendable {
             if let report = pending[index] { return report }
             let path = files[index]
             if let copy = copies[index] {
+                // A second copy of a file in this run shares the first copy's fate.
+                let fileKind = (kind ?? EventKind(fileName: path))?.rawValue
+                let state = statuses[copy.fileID]?.state ?? .failed
+                guard state == .loaded else {
+                    return FileReport(path: path, kind: fileKind, status: FileReport.Status(rawValue: state.rawValue) ?? .failed,
+                                      counts: FileLoadCounts(), fileID: copy.fileID, message: "same content as \(copy.first)")
+                }
                 let here = loadedHere[copy.fileID] != nil
-                let elsewhere = !here && statuses[copy.fileID]?.state == .loaded
-                return FileReport(path: path, kind: (kind ?? EventKind(fileName: path))?.rawValue, status: .skipped, counts: FileLoadCounts(),
-                                  fileID: copy.fileID,
-                                  message: "same content as \(copy.first)" + (here ? ", loaded in this run" : elsewhere ? ", loaded by another run" : ""),
+                return FileReport(path: path, kind: fileKind, status: .skipped, counts: FileLoadCounts(), fileID: copy.fileID,
+                                  message: "same content as \(copy.first), loaded " + (here ? "in this run" : "by another run"),
                                   loadedBy: here ? .thisRun : .anotherRun)
             }
             let fileID = tracked[index]!

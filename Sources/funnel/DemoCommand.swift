@@ -61,9 +61,9 @@ struct DemoCommand: ParsableCommand {
         let ingest = IngestRun(settings: settings, kind: nil, assumeTimeZone: nil, workers: 2)
         let loaded = try ingest.run(files: files, stop: StopFlag(), progress: IngestProgress(), logger: logger)
         let rows = loaded.reduce(0) { $0 + $1.counts.rowsLoaded }
-        let skipped = loaded.filter { $0.status == .skipped }.count
+        let skipped = loaded.filter { $0.loadedBy == .anotherRun }.count
         note("\(loaded.count) files: \(rows) rows loaded, \(skipped) file(s) already loaded")
-        if let failed = loaded.first(where: { $0.status != .loaded && $0.status != .skipped }) {
+        if let failed = loaded.first(where: { !$0.status.isLoaded }) {
             throw CommandFailure("ingest of \(failed.path) failed: \(failed.message ?? failed.status.rawValue)")
         }
         step(4, "computing the metrics")

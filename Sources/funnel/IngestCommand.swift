@@ -16,8 +16,9 @@ struct IngestCommand: ParsableCommand {
         and each event once (by kind, app_id, event_id), even across files. Rows that fail \
         validation are kept in funnel.ingest_rejects (see --show-rejects); a file that is not what \
         it claims to be is refused whole. Directories are read recursively (hidden files skipped). \
-        Exit status: 0 when every file was loaded or skipped, 1 when one was refused or failed, \
-        2 on a usage error.
+        Each run reports the rows it loaded itself: a file another run loaded at the same time is \
+        "loaded_elsewhere", naming that run's worker. Exit status: 0 when every file was loaded \
+        (here or elsewhere) or skipped, 1 when one was refused or failed, 2 on a usage error.
         """
     )
 
@@ -86,7 +87,7 @@ struct IngestCommand: ParsableCommand {
         }
         ticker.stop()
         var rejectLines: [(path: String, line: Int64, reason: String)] = []
-        let rejectedFileIDs = reports.filter { $0.counts.rejected > 0 || ($0.status == .skipped && showRejects) }.compactMap(\.fileID)
+        let rejectedFileIDs = reports.filter { $0.counts.rejected > 0 || ($0.loadedBy == .anotherRun && showRejects) }.compactMap(\.fileID)
         if showRejects, !rejectedFileIDs.isEmpty {
             rejectLines = try IngestQueue(connection: try settings.connect(logger: logger)).rejects(of: rejectedFileIDs, limit: 1000)
         }
@@ -96,7 +97,7 @@ struct IngestCommand: ParsableCommand {
             printHuman(reports, rejectLines: rejectLines)
         }
         if stop.isSet { throw CommandFailure("interrupted: files not finished are back on the queue (funnel worker or a new funnel ingest loads them)") }
-        if reports.contains(where: { $0.status != .loaded && $0.status != .skipped }) {
+        if reports.contains(where: { !$0.status.isLoaded }) {
             throw ExitCode(ExitStatus.failure)
         }
     }
@@ -112,11 +113,12 @@ struct IngestCommand: ParsableCommand {
 
     private func printHuman(_ reports: [IngestRun.FileReport], rejectLines: [(path: String, line: Int64, reason: String)]) {
         let width = min(60, reports.map(\.path.count).max() ?? 0)
+        let statusWidth = max(8, reports.map(\.status.rawValue.count).max() ?? 0)
         for report in reports {
             let counts = report.counts
             var line = report.path.padding(toLength: max(width, report.path.count), withPad: " ", startingAt: 0)
             line += "  \((report.kind ?? "-").padding(toLength: 9, withPad: " ", startingAt: 0))"
-            line += " \(report.status.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0))"
+            line += " \(report.status.rawValue.padding(toLength: statusWidth, withPad: " ", startingAt: 0))"
             if report.status == .loaded {
                 line += " \(counts.rowsLoaded) rows, \(counts.duplicates) duplicates, \(counts.rejected) rejected"
                 line += " (\(Self.lineAccount(counts)))"
@@ -140,7 +142,8 @@ struct IngestCommand: ParsableCommand {
     }
 }
 
-/// The `--json` document of `funnel ingest` (SPEC.md "Machine-readable output").
+/// The `--json` document of `funnel ingest` (SPEC.md "Machine-readable output"). The counts and
+/// totals are what this run loaded; files loaded by another run count zero.
 struct IngestSummary: Encodable {
     struct File: Encodable {
         let path: String
@@ -157,6 +160,8 @@ struct IngestSummary: Encodable {
         let continuationLines: Int64
         let fileId: Int64?
         let message: String?
+        /// "this run" or "another run" for a file whose content is loaded; null otherwise.
+        let loadedBy: String?
     }
 
     struct Totals: Encodable {
@@ -188,7 +193,8 @@ struct IngestSummary: Encodable {
             File(path: $0.path, kind: $0.kind, status: $0.status.rawValue, rowsRead: $0.counts.rowsRead,
                  rowsLoaded: $0.counts.rowsLoaded, duplicates: $0.counts.duplicates, rejected: $0.counts.rejected,
                  lines: $0.counts.lines.lines, headerLines: $0.counts.lines.header, blankLines: $0.counts.lines.blank,
-                 continuationLines: $0.counts.lines.continuation, fileId: $0.fileID, message: $0.message)
+                 continuationLines: $0.counts.lines.continuation, fileId: $0.fileID, message: $0.message,
+                 loadedBy: $0.loadedBy?.rawValue)
         }
         totals = Totals(reports)
         self.rejects = rejects?.map { Reject(path: $0.path, line: $0.line, reason: $0.reason) }

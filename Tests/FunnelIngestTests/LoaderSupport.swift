@@ -77,6 +77,9 @@ final class LoaderFixture {
         return (process.terminationStatus, try String(contentsOf: out, encoding: .utf8), try String(contentsOf: err, encoding: .utf8))
     }
 
+    /// Where a process started with `start` writes its standard output.
+    func stdoutURL(of process: Process) -> URL? { outputs[ObjectIdentifier(process)]?.0 }
+
     func stderr(of process: Process) -> String {
         outputs[ObjectIdentifier(process)].flatMap { try? String(contentsOf: $0.1, encoding: .utf8) } ?? ""
     }

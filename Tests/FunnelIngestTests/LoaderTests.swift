@@ -63,8 +63,17 @@ struct LoaderTests {
         let again = try db.ingest([path, copy])
         #expect(again.map(\.status) == [.skipped, .skipped])
         #expect(again.map(\.counts.rowsLoaded) == [0, 0])
+        #expect(again.map(\.loadedBy) == [.anotherRun, .anotherRun])
         #expect(try db.count("select count(*) from raw_opens") == 1)
         #expect(try db.count("select count(*) from ingest_files") == 1)
+
+        // Two copies of new content in one run: the first is loaded, the second names it.
+        let fresh = "event_id,app_id,user_id,opened_at\no2,app,u2,2024-05-01T10:00:00Z\n"
+        let pair = try db.ingest([try db.file("opens-b.csv", fresh), try db.file("opens-b-copy.csv", fresh)])
+        #expect(pair.map(\.status) == [.loaded, .skipped])
+        #expect(pair.map(\.loadedBy) == [.thisRun, .thisRun])
+        #expect(pair.last?.message?.hasSuffix("opens-b.csv, loaded in this run") == true, "\(pair.last?.message ?? "")")
+        #expect(pair.map(\.counts.rowsLoaded) == [1, 0])
     }
 
     @Test("ad spend restated within a file and by a later file keeps the latest row")

@@ -77,6 +77,47 @@ struct QueueTests {
                 "queue order by default")
     }
 
+    @Test("two runs ingesting the same files at once each report only what they loaded themselves")
+    func concurrentRunsReportTheirOwnLoads() throws {
+        let db = try LoaderFixture()
+        let paths = try (0..<6).map { index in
+            try db.file("opens-both-\(index).csv", "event_id,app_id,user_id,opened_at\n"
+                + (0..<2_000).map { "b\(index)-\($0),app,u\($0),2024-05-01T10:00:00Z\n" }.joined())
+        }
+        let outcomes = Locked<[Result<[IngestRun.FileReport], any Error>]>([])
+        let settings = db.settings
+        DispatchQueue.concurrentPerform(iterations: 2) { _ in
+            let outcome = Result {
+                try IngestRun(settings: settings, kind: nil, assumeTimeZone: nil, workers: 2,
+                              workerOptions: WorkerOptions(leaseSeconds: 30, pollSeconds: 0.02))
+                    .run(files: paths, stop: StopFlag(), progress: IngestProgress(), logger: LoaderFixture.quietLogger)
+            }
+            outcomes.withLock { $0.append(outcome) }
+        }
+        let runs = try outcomes.withLock { $0 }.map { try $0.get() }
+        try #require(runs.count == 2)
+        let stored = try db.count("select count(*) from raw_opens")
+        #expect(stored == 6 * 2_000)
+        let reported = runs.flatMap { $0 }.reduce(0) { $0 + $1.counts.rowsLoaded }
+        #expect(reported == stored, "the runs together report \(reported) rows loaded; \(stored) are stored")
+        for (index, path) in paths.enumerated() {
+            let reports = runs.map { $0[index] }
+            #expect(reports.allSatisfy { $0.path == path })
+            let loaders = reports.filter { $0.status == .loaded }
+            #expect(loaders.count == 1, "\(path): \(reports.map(\.status.rawValue)) in the two runs")
+            #expect(loaders.first?.counts.rowsLoaded == 2_000)
+            #expect(loaders.first?.loadedBy == .thisRun)
+            for other in reports where other.status != .loaded {
+                // Loaded by the other run while this one waited, or already loaded when it enqueued.
+                #expect(other.status == .loadedElsewhere || other.status == .skipped, "\(path): \(other.status.rawValue)")
+                #expect(other.loadedBy == .anotherRun)
+                #expect(other.counts == FileLoadCounts())
+                let message = other.message ?? ""
+                #expect(message.contains("another run (worker ") || message.contains("already loaded"), "\(path): \(message)")
+            }
+        }
+    }
+
     @Test("a loading file whose lease expired is taken over by another worker")
     func expiredLeaseIsTakenOver() throws {
         let db = try LoaderFixture()
@@ -125,6 +166,7 @@ struct IngestProcessTests {
         #expect(files.first?["path"] as? String == directory.appendingPathComponent("opens-1.csv").path)
         #expect(files.first?["kind"] as? String == "opens")
         #expect(files.first?["status"] as? String == "loaded")
+        #expect(files.first?["loaded_by"] as? String == "this run")
         #expect(files.first?["rows_loaded"] as? Int == 1)
         #expect(files.first?["duplicates"] as? Int == 1)
         #expect(files.first?["rejected"] as? Int == 1)
@@ -135,6 +177,34 @@ struct IngestProcessTests {
         #expect(missing.status == 2)
         let badKind = try db.run(["ingest", directory.path, "--kind", "nope"])
         #expect(badKind.status == 2)
+    }
+
+    @Test("two funnel ingest processes on the same files: the rows each reports loaded add up to the rows stored")
+    func twoProcessesSameFiles() throws {
+        let db = try LoaderFixture()
+        let paths = try (0..<4).map { index in
+            try db.file("opens-proc-\(index).csv", "event_id,app_id,user_id,opened_at\n"
+                + (0..<5_000).map { "p\(index)-\($0),app,u\($0),2024-05-01T10:00:00Z\n" }.joined())
+        }
+        let processes = try (0..<2).map { _ in try db.start(["ingest"] + paths + ["--json"]) }
+        var documents: [[String: Any]] = []
+        for process in processes {
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "\(db.stderr(of: process))")
+            let stdout = try String(contentsOf: try #require(db.stdoutURL(of: process)), encoding: .utf8)
+            documents.append(try #require(try JSONSerialization.jsonObject(with: Data(stdout.utf8)) as? [String: Any]))
+        }
+        let stored = try db.count("select count(*) from raw_opens")
+        #expect(stored == 4 * 5_000)
+        let totals = documents.compactMap { ($0["totals"] as? [String: Any])?["rows_loaded"] as? Int }
+        #expect(totals.reduce(0, +) == stored, "totals \(totals)")
+        let files = documents.map { $0["files"] as? [[String: Any]] ?? [] }
+        for (index, path) in paths.enumerated() {
+            let entries = files.map { $0[index] }
+            #expect(entries.allSatisfy { $0["path"] as? String == path })
+            #expect(entries.filter { $0["loaded_by"] as? String == "this run" }.count == 1, "\(path): \(entries)")
+            #expect(entries.filter { $0["loaded_by"] as? String == "another run" }.count == 1, "\(path): \(entries)")
+        }
     }
 
     @Test("kill -9 mid-file leaves nothing of it; the rerun loads it exactly once")

@@ -1,5 +1,6 @@
 -- finish_file: records the end of a claimed file: loaded with its counters, or refused/failed
--- with a message.
+-- with a message. claimed_by stays set to the worker that finished the file, so a run that
+-- waited for it can name who loaded it.
 -- Grain: at most one row. Inputs: $1 file_id, $2 worker id, $3 status, $4 rows read,
 -- $5 rows loaded, $6 duplicates, $7 rejected, $8 message (or null), $9 physical lines,
 -- $10 header lines, $11 blank lines, $12 continuation lines (null when not loaded).
@@ -14,7 +15,6 @@ set status = $3,
     header_lines = $10,
     blank_lines = $11,
     continuation_lines = $12,
-    claimed_by = null,
     lease_expires_at = null,
     finished_at = now()
 where file_id = $1 and claimed_by = $2 and status = 'loading'

@@ -75,7 +75,7 @@ public struct IngestQueue {
                                                          header: try row.decode(Int64.self, at: 10),
                                                          blank: try row.decode(Int64.self, at: 11),
                                                          continuation: try row.decode(Int64.self, at: 12))),
-                message: try row.decode(String?.self, at: 8))
+                message: try row.decode(String?.self, at: 8), worker: try row.decode(String?.self, at: 13))
             result[status.fileID] = status
         }
         return result
@@ -105,4 +105,6 @@ public struct FileStatus: Sendable, Equatable {
     public let state: State
     public let counts: FileLoadCounts
     public let message: String?
+    /// The worker holding the file (loading), or the one that finished it (loaded, refused, failed).
+    public let worker: String?
 }

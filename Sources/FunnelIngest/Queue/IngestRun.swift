@@ -5,18 +5,34 @@ public import PostgresClient
 
 /// One `funnel ingest` run: checksums the files, enqueues them, loads them with N workers (each
 /// on its own thread and connection) and reports each file's outcome.
+///
+/// Another run (or `funnel worker`) may load some of the same files at the same time: the queue
+/// gives each file to one worker, and a run reports as loaded, with counts, only the files its own
+/// workers loaded; the others are `loadedElsewhere`, naming the worker that loaded them.
 public struct IngestRun: Sendable {
     /// The outcome of one input file.
     public struct FileReport: Sendable, Equatable {
         /// What became of the file, as `--json` and the summary print it.
         public enum Status: String, Sendable {
-            /// Loaded by this run (or by another worker while this run waited for it).
+            /// Loaded by this run's workers; the counts are what they loaded.
             case loaded
+            /// Loaded by another run's worker while this run waited for it (both had queued the
+            /// same content): nothing loaded here, and the counts are zero.
+            case loadedElsewhere = "loaded_elsewhere"
             /// Its content was already loaded (or appears twice in this run): nothing to do.
             case skipped
             case refused, failed
             /// Still queued or loading when the run stopped (interrupted).
             case queued, loading
+
+            /// Whether the file's content is in the database, whoever loaded it.
+            public var isLoaded: Bool { self == .loaded || self == .loadedElsewhere || self == .skipped }
+        }
+
+        /// Who loaded a file whose content is in the database.
+        public enum LoadedBy: String, Sendable {
+            case thisRun = "this run"
+            case anotherRun = "another run"
         }
 
         public let path: String
@@ -25,8 +41,23 @@ public struct IngestRun: Sendable {
         public let counts: FileLoadCounts
         /// The queue row (for skipped files, the row of the content already loaded).
         public let fileID: Int64?
-        /// Why a file was refused or failed, or what it duplicates.
+        /// Why a file was refused or failed, what it duplicates, or who loaded it.
         public let message: String?
+
+        /// This run for `loaded` (and a second copy of a file this run loaded), another run for
+        /// `loadedElsewhere` and content loaded before; nil when the file is not loaded.
+        public let loadedBy: LoadedBy?
+
+        init(path: String, kind: String?, status: Status, counts: FileLoadCounts, fileID: Int64?, message: String?,
+             loadedBy: LoadedBy? = nil) {
+            self.path = path
+            self.kind = kind
+            self.status = status
+            self.counts = counts
+            self.fileID = fileID
+            self.message = message
+            self.loadedBy = loadedBy ?? (status == .loaded ? .thisRun : status.isLoaded ? .anotherRun : nil)
+        }
     }
 
     public var settings: ConnectionSettings
@@ -53,6 +84,8 @@ public struct IngestRun: Sendable {
         var pending: [Int: FileReport] = [:]
         var tracked: [Int: Int64] = [:]
         var firstPathOfFile: [Int64: String] = [:]
+        /// Files whose content appears earlier in this run: the file id and the first path.
+        var copies: [Int: (fileID: Int64, first: String)] = [:]
         for (index, path) in files.enumerated() {
             let fileKind = kind ?? EventKind(fileName: path)
             guard case .success(let checksum) = checksums[index] else {
@@ -70,10 +103,9 @@ public struct IngestRun: Sendable {
             case .existing(let fileID, let existingPath, let status):
                 if status == "loaded" {
                     pending[index] = FileReport(path: path, kind: fileKind?.rawValue, status: .skipped, counts: FileLoadCounts(),
-                                                fileID: fileID, message: existingPath == path ? "already loaded" : "same content as \(existingPath), already loaded")
+                                                fileID: fileID, message: existingPath == path ? "already loaded earlier" : "same content as \(existingPath), already loaded earlier")
                 } else if let first = firstPathOfFile[fileID] {
-                    pending[index] = FileReport(path: path, kind: fileKind?.rawValue, status: .skipped, counts: FileLoadCounts(),
-                                                fileID: fileID, message: "same content as \(first), loaded in this run")
+                    copies[index] = (fileID, first)
                 } else {
                     tracked[index] = fileID
                     firstPathOfFile[fileID] = path
@@ -81,25 +113,45 @@ public struct IngestRun: Sendable {
             }
         }
         let fileIDs = Array(Set(tracked.values)).sorted()
+        var loadedHere: [Int64: FileLoadCounts] = [:]
         if !fileIDs.isEmpty {
-            try runWorkers(among: fileIDs, stop: stop, progress: progress, logger: logger)
+            loadedHere = try runWorkers(among: fileIDs, stop: stop, progress: progress, logger: logger)
         }
         let statuses = try queue.statuses(fileIDs)
         return files.indices.map { index in
             if let report = pending[index] { return report }
-            let fileID = tracked[index]!
             let path = files[index]
+            if let copy = copies[index] {
+                // A second copy of a file in this run shares the first copy's fate.
+                let fileKind = (kind ?? EventKind(fileName: path))?.rawValue
+                let state = statuses[copy.fileID]?.state ?? .failed
+                guard state == .loaded else {
+                    return FileReport(path: path, kind: fileKind, status: FileReport.Status(rawValue: state.rawValue) ?? .failed,
+                                      counts: FileLoadCounts(), fileID: copy.fileID, message: "same content as \(copy.first)")
+                }
+                let here = loadedHere[copy.fileID] != nil
+                return FileReport(path: path, kind: fileKind, status: .skipped, counts: FileLoadCounts(), fileID: copy.fileID,
+                                  message: "same content as \(copy.first), loaded " + (here ? "in this run" : "by another run"),
+                                  loadedBy: here ? .thisRun : .anotherRun)
+            }
+            let fileID = tracked[index]!
             guard let status = statuses[fileID] else {
                 return FileReport(path: path, kind: nil, status: .failed, counts: FileLoadCounts(), fileID: fileID,
                                   message: "the queue entry disappeared")
+            }
+            if status.state == .loaded, loadedHere[fileID] == nil {
+                return FileReport(path: path, kind: status.kind, status: .loadedElsewhere, counts: FileLoadCounts(), fileID: fileID,
+                                  message: "loaded by another run (worker \(status.worker ?? "unknown")) while this run waited for it")
             }
             return FileReport(path: path, kind: status.kind, status: FileReport.Status(rawValue: status.state.rawValue) ?? .failed,
                               counts: status.counts, fileID: fileID, message: status.message)
         }
     }
 
-    private func runWorkers(among fileIDs: [Int64], stop: StopFlag, progress: IngestProgress, logger: Logger) throws {
-        let failures = WorkerFailures()
+    /// Runs the workers until every file is finished; returns the files they loaded.
+    private func runWorkers(among fileIDs: [Int64], stop: StopFlag, progress: IngestProgress,
+                            logger: Logger) throws -> [Int64: FileLoadCounts] {
+        let outcomes = WorkerOutcomes()
         let group = DispatchGroup()
         var runOptions = workerOptions
         runOptions.largestFirst = workers > 1
@@ -114,14 +166,16 @@ public struct IngestRun: Sendable {
                 do {
                     try worker.run(among: fileIDs)
                 } catch {
-                    failures.record(error)
+                    outcomes.record(error)
                 }
+                outcomes.record(loaded: worker.loadedFiles)
             }
             thread.name = "funnel.worker.\(index)"
             thread.start()
         }
         group.wait()
-        if let error = failures.first { throw error }
+        if let error = outcomes.firstError { throw error }
+        return outcomes.loaded
     }
 
     private static func checksums(_ files: [String], threads: Int) -> [Result<(hex: String, size: Int64), SHA256.FileError>] {
@@ -138,21 +192,21 @@ public struct IngestRun: Sendable {
     }
 }
 
-/// The first error any worker thread hit.
-private final class WorkerFailures: @unchecked Sendable {
-    // Safe: `errors` is only touched while holding `lock`.
+/// What the worker threads did: the files they loaded and the first error any of them hit.
+private final class WorkerOutcomes: @unchecked Sendable {
+    // Safe: `errors` and `loadedFiles` are only touched while holding `lock`.
     private let lock = NSLock()
     private var errors: [any Error] = []
+    private var loadedFiles: [Int64: FileLoadCounts] = [:]
 
     func record(_ error: any Error) {
-        lock.lock()
-        errors.append(error)
-        lock.unlock()
+        lock.withLock { errors.append(error) }
     }
 
-    var first: (any Error)? {
-        lock.lock()
-        defer { lock.unlock() }
-        return errors.first
+    func record(loaded files: [Int64: FileLoadCounts]) {
+        lock.withLock { loadedFiles.merge(files) { $1 } }
     }
+
+    var firstError: (any Error)? { lock.withLock { errors.first } }
+    var loaded: [Int64: FileLoadCounts] { lock.withLock { loadedFiles } }
 }

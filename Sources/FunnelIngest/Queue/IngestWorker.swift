@@ -38,6 +38,9 @@ public final class IngestWorker {
     let logger: Logger
     private var connection: PostgresConnection?
     private var loader: FileLoader?
+    /// The files this worker loaded itself, with what it loaded of each: a run reports these as
+    /// its own, and the other files it waited for as loaded by another run.
+    public private(set) var loadedFiles: [Int64: FileLoadCounts] = [:]
 
     public init(settings: ConnectionSettings, workerID: String, options: WorkerOptions, stop: StopFlag,
                 progress: IngestProgress? = nil, logger: Logger) {
@@ -92,6 +95,7 @@ public final class IngestWorker {
         do {
             let (_, loader) = try ready()
             let counts = try loader.load(file, shouldStop: { stop.isSet }, progress: { progress?.add(rows: $0) })
+            loadedFiles[file.fileID] = counts
             progress?.fileDone()
             let elapsed = ContinuousClock.now - started
             logger.info("file loaded", metadata: [

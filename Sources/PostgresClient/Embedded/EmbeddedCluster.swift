@@ -108,19 +108,30 @@ public struct EmbeddedCluster: Sendable {
             try writeServerSettings(account: account, walCompression: walCompression,
                                     sharedBuffersMB: Self.sharedBuffersMegabytes(memoryBytes: Self.availableMemoryBytes()),
                                     autoprewarm: binaries.hasModule("pg_prewarm"))
-            try removeStaleLockFiles(logger: logger)
-            logger.info("starting embedded PostgreSQL", metadata: ["cluster.directory": .string(directory.path)])
-            let outcome = try runner.run(binaries.pgCtl, [
-                "start", "-D", dataDirectory.path, "-l", logFile.path, "-w", "-t", "60", "-s",
-            ])
-            if outcome.status != 0 {
+            // After a crash, the old server's lock files and processes can stand in the way for a
+            // few seconds (see `clearCrashedServer`): clear them, and retry a start refused for them.
+            let deadline = Date().addingTimeInterval(Self.crashRecoverySeconds)
+            while true {
+                try clearCrashedServer(until: deadline, logger: logger)
+                logger.info("starting embedded PostgreSQL", metadata: ["cluster.directory": .string(directory.path)])
+                let logStart = Self.fileSize(logFile)
+                let outcome = try runner.run(binaries.pgCtl, [
+                    "start", "-D", dataDirectory.path, "-l", logFile.path, "-w", "-t", "60", "-s",
+                ])
+                if outcome.status == 0 { break }
                 // Another server may have won a race outside our lock (e.g. started by hand).
                 if ConnectionString.ping(conninfo(database: "postgres")) == .accepting {
                     try ensureDatabase()
                     return .alreadyRunning
                 }
-                throw EmbeddedClusterError.commandFailed(
-                    command: "pg_ctl start", output: [outcome.output, logTail()].filter { !$0.isEmpty }.joined(separator: "\n"))
+                let output = [outcome.output, logTail(since: logStart)].filter { !$0.isEmpty }.joined(separator: "\n")
+                if Date() < deadline, Self.refusedForOldServer(output), postmasterPID() == nil {
+                    logger.warning("PostgreSQL refused to start beside the remains of a crashed server; retrying",
+                                   metadata: ["cluster.directory": .string(directory.path)])
+                    usleep(250_000)
+                    continue
+                }
+                throw EmbeddedClusterError.commandFailed(command: "pg_ctl start", output: output)
             }
             try waitUntilAccepting(seconds: 60)
             try ensureDatabase()
@@ -239,21 +250,56 @@ public struct EmbeddedCluster: Sendable {
         if let account { chown(file.path, account.uid, account.gid) }
     }
 
-    /// A crash can leave `postmaster.pid` (and the socket's lock file) naming a process that is
-    /// gone or, after a reboot, some unrelated process; PostgreSQL then refuses to start. Remove
-    /// them when the pid is not a live postgres server.
-    private func removeStaleLockFiles(logger: Logger) throws {
-        let files = [
-            dataDirectory.appending(path: "postmaster.pid"),
-            socketDirectory.appending(path: ".s.PGSQL.\(Self.port).lock"),
-        ]
+    /// Seconds a start waits for a crashed server's remains (its processes exiting) and retries
+    /// a start PostgreSQL refused because of them.
+    static let crashRecoverySeconds: TimeInterval = 10
+
+    /// Clears what a crashed server leaves in the way of a start, when no live server of this
+    /// data directory holds `postmaster.pid`:
+    ///
+    /// - `postmaster.pid` and the socket's lock file name the dead postmaster. PostgreSQL refuses
+    ///   to start while that pid looks alive to `kill(pid, 0)`, which a killed postmaster does as
+    ///   a zombie until its parent reaps it (1-2 s here: `pg_ctl` daemonises the server, so its
+    ///   parent is init), and which an unrelated process with a recycled pid does for good. So
+    ///   the files go when their pid is gone, a zombie, not postgres, or a postgres of another
+    ///   data directory.
+    /// - The dead postmaster's children exit shortly after it, but while they run they keep its
+    ///   shared memory attached and PostgreSQL refuses to start ("pre-existing shared memory
+    ///   block is still in use"): wait, until `deadline`, for them to exit.
+    private func clearCrashedServer(until deadline: Date, logger: Logger) throws {
+        let pidFile = dataDirectory.appending(path: "postmaster.pid")
+        if let pid = Self.firstLinePID(of: pidFile), isLiveServer(pid) { return }
+        let files = [pidFile, socketDirectory.appending(path: ".s.PGSQL.\(Self.port).lock")]
         for file in files {
-            guard let pid = Self.firstLinePID(of: file), !Self.isPostgresProcess(pid) else { continue }
+            guard let pid = Self.firstLinePID(of: file), !isLiveServer(pid) else { continue }
             logger.warning("removing stale lock file left by a crash", metadata: [
                 "cluster.file": .string(file.path), "cluster.pid": .stringConvertible(pid),
+                "cluster.pid_state": .string(Self.processState(pid).map { String($0) } ?? "gone"),
             ])
-            try FileManager.default.removeItem(at: file)
+            do {
+                try FileManager.default.removeItem(at: file)
+            } catch CocoaError.fileNoSuchFile {
+                continue
+            }
         }
+        var leftovers = serverProcesses()
+        if !leftovers.isEmpty {
+            logger.info("waiting for a crashed server's processes to exit", metadata: [
+                "cluster.pids": .string(leftovers.map(String.init).joined(separator: ",")),
+            ])
+        }
+        while !leftovers.isEmpty, Date() < deadline {
+            usleep(50_000)
+            leftovers = serverProcesses()
+        }
+    }
+
+    /// Whether PostgreSQL's refusal to start (pg_ctl's output and the log) is the remains of an
+    /// old server: its lock file, or its shared memory still attached.
+    static func refusedForOldServer(_ output: String) -> Bool {
+        output.contains("lock file \"postmaster.pid\" already exists")
+            || output.contains("lock file \".s.PGSQL")
+            || output.contains("pre-existing shared memory block")
     }
 
     private func waitUntilAccepting(seconds: Int) throws {
@@ -279,14 +325,58 @@ public struct EmbeddedCluster: Sendable {
 
     private func postmasterPID() -> Int32? {
         guard let pid = Self.firstLinePID(of: dataDirectory.appending(path: "postmaster.pid")),
-              Self.isPostgresProcess(pid)
+              isLiveServer(pid)
         else { return nil }
         return pid
     }
 
-    private func logTail(lines: Int = 15) -> String {
-        guard let text = try? String(contentsOf: logFile, encoding: .utf8) else { return "" }
+    /// Whether `pid` is a live postgres process of this data directory (not a zombie, not a
+    /// recycled pid). The server and its children work in the data directory; when we may not
+    /// read that, a postmaster's `-D` argument decides, and a postgres process we cannot see into
+    /// counts as ours, so a live server is never taken for dead.
+    func isLiveServer(_ pid: Int32) -> Bool {
+        guard Self.isPostgresProcess(pid), let state = Self.processState(pid), state != "Z", state != "X" else {
+            return false
+        }
+        let ours = [dataDirectory.path, resolvedDataDirectory]
+        if let cwd = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/cwd") {
+            return ours.contains(cwd)
+        }
+        if let command = try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8) {
+            let arguments = command.split(separator: "\0").map(String.init)
+            if let flag = arguments.firstIndex(of: "-D"), flag + 1 < arguments.count {
+                return ours.contains(URL(fileURLWithPath: arguments[flag + 1]).standardizedFileURL.path)
+            }
+        }
+        return true
+    }
+
+    /// The live postgres processes working in this data directory: a server's postmaster and its
+    /// children (empty when we may not read other accounts' processes).
+    private func serverProcesses() -> [Int32] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap(Int32.init).filter { pid in
+            guard Self.isPostgresProcess(pid), let state = Self.processState(pid), state != "Z", state != "X",
+                  let cwd = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/cwd")
+            else { return false }
+            return cwd == resolvedDataDirectory
+        }
+    }
+
+    private var resolvedDataDirectory: String {
+        guard let resolved = realpath(dataDirectory.path, nil) else { return dataDirectory.path }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    private func logTail(lines: Int = 15, since offset: UInt64 = 0) -> String {
+        guard let data = try? Data(contentsOf: logFile) else { return "" }
+        let text = String(decoding: data.dropFirst(Int(min(offset, UInt64(data.count)))), as: UTF8.self)
         return text.split(separator: "\n").suffix(lines).joined(separator: "\n")
+    }
+
+    private static func fileSize(_ file: URL) -> UInt64 {
+        ((try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? NSNumber)?.uint64Value ?? 0
     }
 
     // MARK: - Accounts, directories and the lock
@@ -365,6 +455,15 @@ public struct EmbeddedCluster: Sendable {
         }
         let command = name.trimmingCharacters(in: .whitespacesAndNewlines)
         return command == "postgres" || command == "postmaster"
+    }
+
+    /// The state letter of `/proc/PID/stat` (R, S, D, Z for a zombie, ...); nil when the process
+    /// is gone.
+    static func processState(_ pid: Int32) -> Character? {
+        guard pid > 0, let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")")
+        else { return nil }
+        return stat[stat.index(after: close)...].first { $0 != " " }
     }
 
     static func quote(_ value: String) -> String {

@@ -161,7 +161,7 @@ struct BatchRunner {
             summary.totals.files += 1
             switch report.status {
             case .loaded: summary.totals.loaded += 1
-            case .skipped: summary.totals.skipped += 1
+            case .skipped, .loadedElsewhere: summary.totals.skipped += 1
             default:
                 summary.totals.failed += 1
                 logger.error("file not loaded", metadata: ["file.path": .string(report.path), "file.status": .string(report.status.rawValue),
@@ -176,7 +176,7 @@ struct BatchRunner {
     private func archive(_ reports: [IngestRun.FileReport], _ summary: inout BatchSummary) throws {
         guard let root = options.archive else { return }
         let archive = Archive(root: root, inbox: options.inbox)
-        for (index, report) in reports.enumerated() where report.status == .loaded || report.status == .skipped {
+        for (index, report) in reports.enumerated() where report.status.isLoaded {
             summary.files[index].archivedTo = try archive.move(report.path, at: summary.startedAt)
         }
     }

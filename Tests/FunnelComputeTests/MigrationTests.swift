@@ -238,6 +238,46 @@ struct MigrationTests {
         #expect(added == ["u1"], "a row already reached is not stored twice")
     }
 
+    @Test("0055 turns the marts' money into numeric from the stored doubles and makes the dash_* views on them again, granted")
+    func moneyColumnsNumeric() throws {
+        let connection = try TestCluster.freshDatabase().connect()
+        try Migrator(migrations: Migration.all.filter { $0.version < 55 }).migrate(connection)
+        try connection.execute("""
+            set search_path = funnel;
+            insert into fct_networks (app_id, network, installs, paid_installs, spend, cpi, ltv_d7, verdict, reason)
+            values ('a', 'adnova', 3, 3, 16191.929999999997, 5397.31, 0.09999999999999999, 'hold', 'r');
+            insert into fct_ltv (app_id, network, day, projected, cohorts, installs, revenue, ltv, spend, roas)
+            values ('a', 'adnova', 0, false, 1, 3, 0.30000000000000004, 0.09999999999999999, 1619.193, 0.5);
+            insert into fct_cpi (app_id, date, network, campaign, country, spend, impressions, clicks, installs,
+                                 paid_installs, cpi, blended_cpi)
+            values ('a', '2024-03-01', 'adnova', 'c1', 'all', 1619.193, 0, 0, 3, 3, 539.731, 539.731);
+            insert into fct_kfactor (app_id, network, cohorts, cohort_size, invites_sent, viral_installs, cpi, viral_adjusted_cpi)
+            values ('a', 'adnova', 1, 3, 0, 0, 5397.31, 5397.31);
+            """)
+        try Migrator().migrate(connection)
+        #expect(try connection.query("""
+            select concat_ws(' ', n.spend, n.cpi, n.ltv_d7, l.revenue, l.ltv, l.spend, c.spend, c.cpi, k.viral_adjusted_cpi)
+            from funnel.fct_networks n, funnel.fct_ltv l, funnel.fct_cpi c, funnel.fct_kfactor k
+            """).scalar(String.self) == "16191.930000 5397.31 0.1 0.300000 0.1 1619.193000 1619.193000 539.731 5397.31")
+        let types = try connection.query("""
+            select table_name || '.' || column_name || ' ' || data_type from information_schema.columns
+            where table_schema = 'funnel' and table_name like 'dash\\_%'
+              and column_name in ('spend', 'cpi', 'ltv_high', 'ltv_d180_low', 'viral_adjusted_cpi', 'ltv_over_cpi', 'roas')
+            order by 1
+            """).map { try $0.decode(String.self, at: 0) }
+        #expect(types == [
+            "dash_acquisition.cpi numeric", "dash_acquisition.spend numeric", "dash_kfactor.cpi numeric",
+            "dash_kfactor.viral_adjusted_cpi numeric", "dash_ltv_cpi.cpi numeric", "dash_ltv_cpi.ltv_high numeric",
+            "dash_ltv_cpi.ltv_over_cpi double precision", "dash_ltv_cpi.roas double precision",
+            "dash_networks.cpi numeric", "dash_networks.ltv_d180_low numeric", "dash_networks.spend numeric",
+        ])
+        for view in ["dash_acquisition", "dash_ltv_cpi", "dash_networks", "dash_kfactor"] {
+            #expect(try connection.query("select has_table_privilege('funnel_dashboard', $1, 'select')", ["funnel.\(view)"])
+                .scalar(Bool.self), "\(view) is granted to funnel_dashboard again")
+        }
+        #expect(try connection.query("select count(*) from funnel.dash_acquisition").scalar(Int.self) == 1)
+    }
+
     @Test("0050 keys the stored events of each kind, so an event stored before it is still a duplicate")
     func eventKeysFromStoredRows() throws {
         let settings = try TestCluster.freshDatabase()

@@ -154,6 +154,56 @@ struct MoneyTests {
         #expect(try f.double("select k_factor from fct_kfactor where network = 'all'") == 0.5)
     }
 
+    @Test("money is exact decimals: spend and revenue add up to the cent, averages are exact quotients, and an incremental run writes the same money as a full one")
+    func moneyIsExact() throws {
+        let f = try ComputeFixture()
+        // Three adnova users buy 0.1 USD each on day 0: LTV 0.3 / 3, which is 0.09999999999999999 in
+        // floating point. adnova spends 1619.193 USD a day for ten days: 16191.93, summed as doubles
+        // 16191.929999999997.
+        for user in ["a1", "a2", "a3"] {
+            try f.install(user, "2024-03-01T10:00:00Z", network: "adnova")
+            try f.purchase(user, "2024-03-01T12:00:00Z", revenue: 0.1)
+        }
+        let days = (1...10).map { "2024-03-\($0 < 10 ? "0" : "")\($0)" }
+        for day in days { try f.spend(day, network: "adnova", spend: 1619.193) }
+        try f.open("a1", "2024-04-15T10:00:00Z")
+        for day in days + ["2024-04-15"] { try f.markDirty(day) }
+        try f.compute()
+        func exact(_ sql: String) throws -> Bool? {
+            try f.connection.query(sql).rows.first?.decode(Bool?.self, at: 0)
+        }
+        let adnova = "network = 'adnova' and campaign = 'all' and country = 'all'"
+        #expect(try exact("select sum(spend) = 16191.93 from fct_cpi where \(adnova)") == true)
+        #expect(try exact("select spend = 1619.193 and cpi = 539.731 from fct_cpi where \(adnova) and date = '2024-03-01'") == true)
+        #expect(try exact("select spend = 16191.93 and cpi = 5397.31 from fct_networks where network = 'adnova'") == true)
+        #expect(try exact("select cpi = 5397.31 from fct_kfactor where network = 'adnova'") == true)
+        let day = "from fct_ltv where network = 'adnova' and not projected and day = $1"
+        #expect(try f.connection.query("select revenue = 0.3 and ltv = 0.1 and spend = 1619.193 \(day)", [0]).scalar(Bool.self))
+        #expect(try f.connection.query("select ltv = 0.1 \(day)", [44]).scalar(Bool.self))
+        // The marts' money columns are numeric, and nothing money-valued is left in double precision.
+        #expect(try f.int("""
+            select count(*) from information_schema.columns
+            where table_schema = current_schema() and data_type = 'double precision'
+              and table_name in ('fct_ltv', 'fct_cpi', 'fct_kfactor', 'fct_networks')
+              and column_name ~ '(spend|revenue|ltv|cpi)'
+            """) == 0)
+
+        // A second purchase of 0.2 on day 1 and an eleventh day of spend, computed incrementally,
+        // then from scratch: the same money, digit for digit.
+        try f.purchase("a2", "2024-03-02T12:00:00Z", revenue: 0.2)
+        try f.spend("2024-03-11", network: "adnova", spend: 1619.193)
+        try f.markDirty("2024-03-01", "2024-03-11")
+        #expect(try f.compute().mode == "incremental")
+        #expect(try exact("select sum(spend) = 17811.123 from fct_cpi where \(adnova)") == true)
+        #expect(try f.connection.query("select revenue = 0.5 \(day)", [1]).scalar(Bool.self))
+        let tables = ["fct_cpi", "fct_ltv", "fct_kfactor", "fct_networks"]
+        let incremental = try tables.map { try f.snapshot($0) }
+        _ = try f.compute(full: true)
+        for (table, rows) in zip(tables, incremental) {
+            #expect(try f.snapshot(table) == rows, "\(table): a full rebuild writes what the incremental run wrote")
+        }
+    }
+
     @Test("k-factor is undefined-safe: k >= 1 has no amplification")
     func amplificationNeedsKBelowOne() throws {
         let f = try ComputeFixture()

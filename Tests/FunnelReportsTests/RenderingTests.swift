@@ -36,6 +36,24 @@ struct RenderingTests {
         #expect(CSVRenderer.field(.number(nil)) == "")
     }
 
+    @Test("money is rounded for display only, half away from zero on the exact decimal; CSV writes the exact decimal")
+    func moneyFormats() throws {
+        func money(_ text: String) throws -> Decimal { try #require(Decimal(string: text)) }
+        // 2.675 as a double is 2.67499999999999982236431605997495353221893310546875: "%.2f" gave $2.67.
+        #expect(Formatting.money(try money("2.675")) == "$2.68")
+        #expect(Formatting.money(try money("0.1")) == "$0.10")
+        #expect(Formatting.money(try money("-3.5")) == "$-3.50")
+        #expect(Formatting.money(try money("999.994")) == "$999.99")
+        #expect(Formatting.money(try money("999.995")) == "$1,000")
+        #expect(Formatting.money(try money("16191.930000")) == "$16,192")
+        #expect(Formatting.money(try money("1234567.5")) == "$1,234,568")
+        #expect(Formatting.money(nil as Decimal?) == "-")
+        #expect(CSVRenderer.field(.money(try money("16191.930000"))) == "16191.93")
+        #expect(CSVRenderer.field(.money(try money("14.2857142857142857"))) == "14.2857142857142857")
+        #expect(CSVRenderer.field(.money(try money("0.000001"))) == "0.000001")
+        #expect(CSVRenderer.field(.money(nil)) == "")
+    }
+
     @Test("a hostile network name is neutralised in networks.csv and escaped in the HTML")
     func hostileNames() {
         var report = Self.sample()
@@ -107,6 +125,8 @@ struct RenderingTests {
         // Walks the value beside its JSON: a struct is an object whose keys are its non-nil
         // fields, each named as the built-in strategy names it (the renderer spells them out).
         func compare(_ value: Any, _ node: Any, _ path: String) throws {
+            // Money is a Decimal, a struct that JSON writes as a number: a leaf, like Double.
+            if value is Decimal { return }
             let mirror = Mirror(reflecting: value)
             switch mirror.displayStyle {
             case .struct:
@@ -215,10 +235,10 @@ struct RenderingTests {
                                 rate: 0.3 / Double($0))
         }
         for network in ["adnova", "pixelreach"] {
-            let slope = network == "adnova" ? 0.1 : 0.03
+            let slope: Decimal = network == "adnova" ? 0.1 : 0.03
             for day in 0...30 {
                 report.ltv.append(LTVRow(network: network, day: day, projected: false, cohorts: 3, installs: 100,
-                                         revenue: Double(day) * 5, ltv: 0.5 + Double(day) * slope, ltvLow: nil,
+                                         revenue: Decimal(day) * 5, ltv: 0.5 + Decimal(day) * slope, ltvLow: nil,
                                          ltvHigh: nil, spend: 200, roas: 0.1))
             }
             for day in [90, 180] {

@@ -1,5 +1,6 @@
 import Foundation
 @testable import FunnelReports
+import PostgresClient
 import Testing
 
 @Suite("Reports read from the marts of a hand-computed fixture")
@@ -33,7 +34,7 @@ struct ReportFromMartsTests {
     @Test("LTV is cumulative revenue over cohort installs, per network and for all networks")
     func ltvCurve() throws {
         let report = try ReportFixture.handComputed().report()
-        func ltv(_ network: String, _ day: Int) -> Double? {
+        func ltv(_ network: String, _ day: Int) -> Decimal? {
             report.ltv.first { $0.network == network && $0.day == day && !$0.projected }?.ltv
         }
         #expect(ltv("adnova", 0) == 2)
@@ -43,6 +44,43 @@ struct ReportFromMartsTests {
         let network = try #require(report.networks.first { $0.network == "adnova" })
         #expect(network.cpi == 5)
         #expect(network.installs == 2)
+    }
+
+    @Test("money reaches the reports exactly: ten days of 1619.193 are 16191.93 in JSON and CSV, rounded only in text and HTML, whatever the marts' row order")
+    func exactMoney() throws {
+        let f = try ReportFixture()
+        // Summed as doubles, ten days of 1619.193 are 16191.929999999997, and 0.3 revenue over 3
+        // installs is 0.09999999999999999.
+        for user in ["a1", "a2", "a3"] {
+            try f.install(user, "2024-03-01T10:00:00Z", network: "adnova")
+            try f.purchase(user, "2024-03-01T12:00:00Z", revenue: 0.1)
+        }
+        for day in 1...10 { try f.spend("2024-03-\(day < 10 ? "0" : "")\(day)", network: "adnova", spend: 1619.193) }
+        try f.open("a1", "2024-03-12T10:00:00Z")
+        try f.compute()
+        let report = try f.report()
+        let totals = try #require(report.cpiTotals.first { $0.network == "adnova" })
+        #expect(totals.spend == Decimal(string: "16191.93"))
+        #expect(totals.cpi == Decimal(string: "5397.31"))
+        #expect(report.ltv.first { $0.network == "adnova" && $0.day == 0 && !$0.projected }?.ltv == Decimal(string: "0.1"))
+
+        let json = try JSONRenderer.render(report)
+        #expect(json.contains("\"spend\" : 16191.93,"))
+        #expect(json.contains("\"ltv\" : 0.1,"))
+        #expect(!json.contains("16191.92999"))
+        #expect(!json.contains("\"ltv\" : 0.0999"))
+        let files = Dictionary(uniqueKeysWithValues: CSVRenderer.render(report).map { ($0.name, $0.contents) })
+        #expect(try #require(files["networks.csv"]).contains("\r\nadnova,3,3,16191.93,5397.31,"))
+        #expect(try #require(files["cpi.csv"]).contains("\r\n2024-03-01,adnova,all,all,1619.193,0,0,3,3,539.731,539.731,"))
+        #expect(try #require(files["ltv.csv"]).contains("\r\nadnova,0,3,0.3,0.1,false,"))
+        // Text and HTML round for display only: cents, or whole dollars from $1,000 on.
+        let text = TextRenderer.render(report)
+        #expect(text.contains("$16,192") && text.contains("$5,397") && text.contains("$0.10"))
+        #expect(HTMLRenderer.render(report).contains("$16,192"))
+
+        // An interrupted run leaves the marts' rows in another order: the sums stay the same.
+        try f.connection.execute("update fct_cpi set spend = spend where date <= '2024-03-05'")
+        #expect(try f.report() == report)
     }
 
     @Test("the funnel lists every step overall; --by country adds one block per country")

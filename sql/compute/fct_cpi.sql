@@ -3,7 +3,8 @@
 -- install date. installs counts every install in the row's scope; paid_installs the non-viral
 -- installs of paid networks. cpi = spend / paid_installs, blended_cpi = spend / installs,
 -- ctr = clicks / impressions, ipm = paid installs per 1,000 impressions: each NULL when its
--- denominator or the spend is zero, never infinite or 0.
+-- denominator or the spend is zero, never infinite or 0. Money is numeric (migration 0055): spend
+-- is an exact sum, the same whichever rows a run computes again, and CPIs its numeric quotients.
 -- Grain: one row per (app_id, date, network, campaign, country). Reads: int_spend_day_rollup,
 -- int_cohort_rollup, and this run's spend_scope. $1: whether the run is incremental (false: a
 -- whole rebuild, which computes every date again).
@@ -51,11 +52,11 @@ with dates as (
     group by grouping sets ((app_id, date, network, campaign, country), (app_id, date, network), (app_id, date))
 ), next as materialized (
     -- in the table's types, so the comparison below sees the values as stored
-    select app_id, date, network, campaign, country, spend::double precision as spend,
+    select app_id, date, network, campaign, country, spend,
            impressions::bigint as impressions, clicks::bigint as clicks, installs::bigint as installs,
            paid_installs::bigint as paid_installs,
-           (case when spend > 0 and paid_installs > 0 then spend / paid_installs end)::double precision as cpi,
-           (case when spend > 0 and installs > 0 then spend / installs end)::double precision as blended_cpi,
+           case when spend > 0 and paid_installs > 0 then spend / paid_installs end as cpi,
+           case when spend > 0 and installs > 0 then spend / installs end as blended_cpi,
            case when impressions > 0 then clicks::double precision / impressions end as ctr,
            (case when impressions > 0 then paid_installs * 1000.0 / impressions end)::double precision as ipm
     from totals

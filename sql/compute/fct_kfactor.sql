@@ -2,7 +2,8 @@
 -- mature for the window W (days 0..W-1 after install have happened). k = invites_per_user x
 -- invite_conversion = viral installs per cohort user; cycle time = median hours from inviter
 -- install to invitee install; amplification = 1 / (1 - k) when k < 1 (NULL otherwise);
--- viral-adjusted CPI = CPI / amplification.
+-- viral-adjusted CPI = CPI / amplification. Both CPIs are numeric quotients of the exact spend
+-- (migration 0055).
 -- Grain: one row per (app_id, network). Reads: int_cohort_rollup (inviter cohorts),
 -- int_user_facts (the viral installs), int_spend_day_rollup, compute_state, compute_settings.
 delete from fct_kfactor;
@@ -38,8 +39,8 @@ with settings as (
 ), measured as (
     select i.app_id, i.network, i.cohorts, i.cohort_size, i.invites_sent,
            coalesce(v.viral_installs, 0) as viral_installs, v.cycle_time_hours,
-           case when sp.spend_usd > 0 and p.paid_installs > 0
-                then (sp.spend_usd / p.paid_installs)::double precision end as cpi,
+           case when sp.spend_usd > 0 and p.paid_installs > 0 then sp.spend_usd end as spend_usd,
+           p.paid_installs,
            case when i.cohort_size > 0
                 then coalesce(v.viral_installs, 0)::double precision / i.cohort_size end as k_factor
     from inviters i
@@ -56,6 +57,8 @@ select app_id, network, cohorts, cohort_size, invites_sent, viral_installs,
        k_factor,
        cycle_time_hours,
        case when k_factor < 1 then 1 / (1 - k_factor) end,
-       cpi,
-       case when k_factor < 1 then cpi * (1 - k_factor) end
+       spend_usd / paid_installs,
+       -- CPI x (1 - k) = spend x (cohort_size - viral_installs) / (paid_installs x cohort_size)
+       case when k_factor < 1
+            then spend_usd * (cohort_size - viral_installs) / (paid_installs * cohort_size) end
 from measured;

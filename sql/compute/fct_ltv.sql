@@ -1,7 +1,9 @@
 -- fct_ltv: the observed LTV curve per network and for 'all': for each day N, the cumulative
 -- revenue (USD x revenue share) on days 0..N of the cohorts mature for day N, over those
 -- cohorts' installs; with the same cohorts' spend and ROAS day N = revenue / spend (NULL without
--- spend). Projected rows are added by compute after fitting (see fct_ltv_models).
+-- spend). Projected rows are added by compute after fitting (see fct_ltv_models). Money is
+-- numeric end to end (migration 0055): revenue and spend are exact sums, LTV their numeric
+-- quotient, ROAS the exact sums' ratio as double precision.
 -- Grain: one row per (app_id, network, day, projected). Reads: int_cohort_rollup,
 -- int_network_day_rollup, int_spend_day_rollup, compute_state, compute_settings.
 --
@@ -67,8 +69,8 @@ with settings as (
 )
 insert into fct_ltv (app_id, network, day, projected, cohorts, installs, revenue, ltv, ltv_low, ltv_high, spend, roas)
 select app_id, network, day, false, cohorts, installs, revenue_usd,
-       case when installs > 0 then revenue_usd::double precision / installs end,
+       case when installs > 0 then revenue_usd / installs end,
        null, null,
        spend_usd,
-       case when spend_usd > 0 then revenue_usd::double precision / spend_usd end
+       case when spend_usd > 0 then (revenue_usd / spend_usd)::double precision end
 from curve;

@@ -5,6 +5,8 @@
 -- 'double down' when r >= double_down_ratio and even the interval's low end pays back
 -- (low >= CPI); 'cut' when r < cut_ratio and even the high end does not pay back (high < CPI);
 -- otherwise 'hold'. No spend: 'n/a'. No projection: 'hold' until there is enough data.
+-- Money is numeric (migration 0055): spend is an exact sum, CPI its numeric quotient, and the
+-- verdict's ratios are taken in numeric from the stored LTVs and CPI.
 -- Grain: one row per (app_id, network). Reads: int_cohort_rollup, int_spend_day_rollup, fct_ltv,
 -- fct_ltv_models, fct_kfactor, compute_settings.
 delete from fct_networks;
@@ -21,7 +23,7 @@ with settings as (
 ), base as (
     select coalesce(i.app_id, s.app_id) as app_id, coalesce(i.network, s.network) as network,
            coalesce(i.installs, 0) as installs, coalesce(i.paid_installs, 0) as paid_installs,
-           coalesce(s.spend_usd, 0)::double precision as spend
+           coalesce(s.spend_usd, 0) as spend
     from installs i full join spend s on s.app_id = i.app_id and s.network = i.network
 ), measured as (
     select b.*,
@@ -52,13 +54,14 @@ with settings as (
     select p.*,
            coalesce(p.observed_payback,
                     case when p.cpi is not null and p.a > 0 and p.b > 0
-                              and ln(p.cpi / p.a) / p.b < ln(3650)
-                         then greatest(1, ceil(exp(ln(p.cpi / p.a) / p.b)))::integer end) as payback_day,
+                              and ln(p.cpi::double precision / p.a) / p.b < ln(3650)
+                         then greatest(1, ceil(exp(ln(p.cpi::double precision / p.a) / p.b)))::integer end)
+             as payback_day,
            p.ltv180 / p.cpi as ratio,
            p.ltv180_low / p.cpi as low_ratio,
            p.ltv180_high / p.cpi as high_ratio,
-           s.double_down_ratio::double precision as dd,
-           s.cut_ratio::double precision as cut
+           s.double_down_ratio as dd,
+           s.cut_ratio as cut
     from payback p cross join settings s
 )
 insert into fct_networks (app_id, network, installs, paid_installs, spend, cpi, ltv_d7, ltv_d30,

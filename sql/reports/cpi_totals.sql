@@ -1,5 +1,6 @@
 -- cpi_totals: spend, installs and CPI of one app per network summed over spend dates from $2 to
--- $3 (null: open-ended). CPI is undefined (null) without spend or paid installs, never 0.
+-- $3 (null: open-ended). CPI is undefined (null) without spend or paid installs, never 0. Spend
+-- is numeric (migration 0055): the sum is exact whatever order the rows are read in.
 -- Grain: one row per network ('all' = every network). Reads: fct_cpi.
 with scoped as (
     select network, sum(spend) as spend, sum(impressions)::bigint as impressions, sum(clicks)::bigint as clicks,

@@ -4,7 +4,9 @@ import PostgresClient
 extension ComputeEngine {
     /// Fits the LTV model per (app, network) on the observed curve in `fct_ltv`, records it in
     /// `fct_ltv_models`, and adds projected rows (with their interval) for the configured
-    /// horizons the observed curve has not reached.
+    /// horizons the observed curve has not reached. The fit is floating point; its projections are
+    /// stored as numeric rounded to 6 decimals (a millionth of a USD, as amounts are stored), so
+    /// the money columns hold decimals and the last bits of a double do not reach the reports.
     func projectLTV(_ connection: PostgresConnection) throws {
         try connection.execute("delete from fct_ltv_models; delete from fct_ltv where projected")
         let rows = try connection.query("""
@@ -46,7 +48,7 @@ extension ComputeEngine {
                 let interval = fit.interval(day: horizon)
                 try connection.query("""
                     insert into fct_ltv (app_id, network, day, projected, ltv, ltv_low, ltv_high)
-                    values ($1, $2, $3, true, $4, $5, $6)
+                    values ($1, $2, $3, true, round($4::numeric, 6), round($5::numeric, 6), round($6::numeric, 6))
                     """, [curve.app, curve.network, horizon, fit.predict(day: horizon), interval.low, interval.high])
             }
         }

@@ -1,3 +1,4 @@
+import Foundation
 import PostgresClient
 
 // Row decoders for the queries of sql/reports: columns by name, non-finite numbers as undefined.
@@ -14,15 +15,23 @@ extension PostgresRow {
         guard let value = try decode(Double?.self, column: column), value.isFinite else { return nil }
         return value
     }
+
+    /// An amount of money from a numeric column, exactly (no detour through a double), or nil for
+    /// NULL, NaN and infinities.
+    func money(_ column: String) throws -> Decimal? {
+        guard let text = try decode(String?.self, column: column),
+              !["NaN", "Infinity", "-Infinity"].contains(text) else { return nil }
+        return try decode(Decimal.self, column: column)
+    }
 }
 
 extension NetworkRow {
     init(_ row: PostgresRow) throws {
         self.init(network: try row.text("network"), installs: try row.int("installs"),
-                  paidInstalls: try row.int("paid_installs"), spend: try row.number("spend") ?? 0,
-                  cpi: try row.number("cpi"), ltvD7: try row.number("ltv_d7"), ltvD30: try row.number("ltv_d30"),
-                  ltvProjectedD180: try row.number("ltv_projected_d180"), ltvD180Low: try row.number("ltv_d180_low"),
-                  ltvD180High: try row.number("ltv_d180_high"), roasD7: try row.number("roas_d7"),
+                  paidInstalls: try row.int("paid_installs"), spend: try row.money("spend") ?? 0,
+                  cpi: try row.money("cpi"), ltvD7: try row.money("ltv_d7"), ltvD30: try row.money("ltv_d30"),
+                  ltvProjectedD180: try row.money("ltv_projected_d180"), ltvD180Low: try row.money("ltv_d180_low"),
+                  ltvD180High: try row.money("ltv_d180_high"), roasD7: try row.number("roas_d7"),
                   roasD30: try row.number("roas_d30"), paybackDay: try row.optionalInt("payback_day"),
                   paybackBasis: try row.optionalText("payback_basis"), kFactor: try row.number("k_factor"),
                   verdict: try row.text("verdict"), reason: try row.text("reason"))
@@ -83,8 +92,8 @@ extension LTVRow {
     init(_ row: PostgresRow) throws {
         self.init(network: try row.text("network"), day: try row.int("day"), projected: try row.bool("projected"),
                   cohorts: try row.optionalInt("cohorts"), installs: try row.optionalInt("installs"),
-                  revenue: try row.number("revenue"), ltv: try row.number("ltv"), ltvLow: try row.number("ltv_low"),
-                  ltvHigh: try row.number("ltv_high"), spend: try row.number("spend"), roas: try row.number("roas"))
+                  revenue: try row.money("revenue"), ltv: try row.money("ltv"), ltvLow: try row.money("ltv_low"),
+                  ltvHigh: try row.money("ltv_high"), spend: try row.money("spend"), roas: try row.number("roas"))
     }
 }
 
@@ -100,19 +109,19 @@ extension LTVModelRow {
 extension CPIRow {
     init(_ row: PostgresRow) throws {
         self.init(date: try row.text("date"), network: try row.text("network"), campaign: try row.text("campaign"),
-                  country: try row.text("country"), spend: try row.number("spend") ?? 0,
+                  country: try row.text("country"), spend: try row.money("spend") ?? 0,
                   impressions: try row.int("impressions"), clicks: try row.int("clicks"), installs: try row.int("installs"),
-                  paidInstalls: try row.int("paid_installs"), cpi: try row.number("cpi"),
-                  blendedCpi: try row.number("blended_cpi"), ctr: try row.number("ctr"), ipm: try row.number("ipm"))
+                  paidInstalls: try row.int("paid_installs"), cpi: try row.money("cpi"),
+                  blendedCpi: try row.money("blended_cpi"), ctr: try row.number("ctr"), ipm: try row.number("ipm"))
     }
 
     /// A range total per network (no date, campaign or country).
     init(totals row: PostgresRow) throws {
         self.init(date: "", network: try row.text("network"), campaign: "all", country: "all",
-                  spend: try row.number("spend") ?? 0, impressions: try row.int("impressions"),
+                  spend: try row.money("spend") ?? 0, impressions: try row.int("impressions"),
                   clicks: try row.int("clicks"), installs: try row.int("installs"),
-                  paidInstalls: try row.int("paid_installs"), cpi: try row.number("cpi"),
-                  blendedCpi: try row.number("blended_cpi"), ctr: try row.number("ctr"), ipm: try row.number("ipm"))
+                  paidInstalls: try row.int("paid_installs"), cpi: try row.money("cpi"),
+                  blendedCpi: try row.money("blended_cpi"), ctr: try row.number("ctr"), ipm: try row.number("ipm"))
     }
 }
 
@@ -122,8 +131,8 @@ extension KFactorRow {
                   invitesSent: try row.int("invites_sent"), viralInstalls: try row.int("viral_installs"),
                   invitesPerUser: try row.number("invites_per_user"), inviteConversion: try row.number("invite_conversion"),
                   kFactor: try row.number("k_factor"), cycleTimeHours: try row.number("cycle_time_hours"),
-                  amplification: try row.number("amplification"), cpi: try row.number("cpi"),
-                  viralAdjustedCpi: try row.number("viral_adjusted_cpi"))
+                  amplification: try row.number("amplification"), cpi: try row.money("cpi"),
+                  viralAdjustedCpi: try row.money("viral_adjusted_cpi"))
     }
 }
 

@@ -1,6 +1,10 @@
+public import Foundation
+
 /// Everything one report shows, read from the metric marts for one app. Renderers only format it.
 ///
-/// Rates are fractions 0..1, money is USD; `nil` means immature or undefined (never 0).
+/// Rates are fractions 0..1, money is USD; `nil` means immature or undefined (never 0). Money is
+/// `Decimal`, read exactly from the marts' numeric columns: JSON and CSV carry it as it is
+/// (16191.93, never 16191.929999999997), and only text and HTML round it, for display.
 /// The JSON document (`JSONRenderer`) is this value with snake_case keys, which each type spells
 /// out in its `CodingKeys`: with the encoder's `convertToSnakeCase` strategy, which converts every
 /// key of every row again, a year's report (134k retention rows) took 0.92-1.00 s of processor
@@ -174,7 +178,8 @@ public struct LTVRow: Sendable, Codable, Equatable {
     public var day: Int
     public var projected: Bool
     public var cohorts, installs: Int?
-    public var revenue, ltv, ltvLow, ltvHigh, spend, roas: Double?
+    public var revenue, ltv, ltvLow, ltvHigh, spend: Decimal?
+    public var roas: Double?
 
     private enum CodingKeys: String, CodingKey {
         case network, day, projected, cohorts, installs, revenue, ltv
@@ -206,9 +211,10 @@ public struct LTVModelRow: Sendable, Codable, Equatable {
 /// Spend, installs and CPI (cpi.csv); `date` is empty in range totals.
 public struct CPIRow: Sendable, Codable, Equatable {
     public var date, network, campaign, country: String
-    public var spend: Double
+    public var spend: Decimal
     public var impressions, clicks, installs, paidInstalls: Int
-    public var cpi, blendedCpi, ctr, ipm: Double?
+    public var cpi, blendedCpi: Decimal?
+    public var ctr, ipm: Double?
 
     private enum CodingKeys: String, CodingKey {
         case date, network, campaign, country, spend, impressions, clicks, installs
@@ -223,7 +229,8 @@ public struct CPIRow: Sendable, Codable, Equatable {
 public struct KFactorRow: Sendable, Codable, Equatable {
     public var network: String
     public var cohorts, cohortSize, invitesSent, viralInstalls: Int
-    public var invitesPerUser, inviteConversion, kFactor, cycleTimeHours, amplification, cpi, viralAdjustedCpi: Double?
+    public var invitesPerUser, inviteConversion, kFactor, cycleTimeHours, amplification: Double?
+    public var cpi, viralAdjustedCpi: Decimal?
 
     private enum CodingKeys: String, CodingKey {
         case network, cohorts
@@ -243,8 +250,9 @@ public struct KFactorRow: Sendable, Codable, Equatable {
 public struct NetworkRow: Sendable, Codable, Equatable {
     public var network: String
     public var installs, paidInstalls: Int
-    public var spend: Double
-    public var cpi, ltvD7, ltvD30, ltvProjectedD180, ltvD180Low, ltvD180High, roasD7, roasD30: Double?
+    public var spend: Decimal
+    public var cpi, ltvD7, ltvD30, ltvProjectedD180, ltvD180Low, ltvD180High: Decimal?
+    public var roasD7, roasD30: Double?
     public var paybackDay: Int?
     public var paybackBasis: String?
     public var kFactor: Double?

@@ -1,13 +1,16 @@
 import Foundation
 
 /// Writes the CSV files of SPEC.md "Reports": RFC 4180 (CRLF line ends, quotes doubled), a header
-/// row, rates as fractions, immature or undefined values as empty cells, money in USD, and any
-/// text cell a spreadsheet would run as a formula neutralised with a leading single quote.
+/// row, rates as fractions, immature or undefined values as empty cells, money in USD as the exact
+/// decimal the marts hold (16191.93; no rounding, no float noise), and any text cell a spreadsheet
+/// would run as a formula neutralised with a leading single quote.
 public enum CSVRenderer {
     /// A CSV cell: text (neutralised if formula-like) or a number (written as is).
     enum Cell {
         case text(String)
         case number(Double?)
+        /// An exact decimal amount, written in plain digits without trailing zeros.
+        case money(Decimal?)
         case integer(Int?)
         case boolean(Bool)
     }
@@ -30,16 +33,16 @@ public enum CSVRenderer {
             ("ltv.csv", ["network", "day", "installs", "revenue", "ltv", "projected", "ltv_low", "ltv_high",
                          "cohorts", "spend", "roas"],
              report.ltv.map {
-                 [.text($0.network), .integer($0.day), .integer($0.installs), .number($0.revenue), .number($0.ltv),
-                  .boolean($0.projected), .number($0.ltvLow), .number($0.ltvHigh), .integer($0.cohorts),
-                  .number($0.spend), .number($0.roas)]
+                 [.text($0.network), .integer($0.day), .integer($0.installs), .money($0.revenue), .money($0.ltv),
+                  .boolean($0.projected), .money($0.ltvLow), .money($0.ltvHigh), .integer($0.cohorts),
+                  .money($0.spend), .number($0.roas)]
              }),
             ("cpi.csv", ["date", "network", "campaign", "country", "spend", "impressions", "clicks", "installs",
                          "paid_installs", "cpi", "blended_cpi", "ctr", "ipm"],
              report.cpi.map {
-                 [.text($0.date), .text($0.network), .text($0.campaign), .text($0.country), .number($0.spend),
+                 [.text($0.date), .text($0.network), .text($0.campaign), .text($0.country), .money($0.spend),
                   .integer($0.impressions), .integer($0.clicks), .integer($0.installs), .integer($0.paidInstalls),
-                  .number($0.cpi), .number($0.blendedCpi), .number($0.ctr), .number($0.ipm)]
+                  .money($0.cpi), .money($0.blendedCpi), .number($0.ctr), .number($0.ipm)]
              }),
             ("kfactor.csv", ["network", "cohort_size", "invites_sent", "viral_installs", "invites_per_user",
                              "invite_conversion", "k_factor", "cycle_time_hours", "amplification", "cpi",
@@ -47,8 +50,8 @@ public enum CSVRenderer {
              report.kfactor.map {
                  [.text($0.network), .integer($0.cohortSize), .integer($0.invitesSent), .integer($0.viralInstalls),
                   .number($0.invitesPerUser), .number($0.inviteConversion), .number($0.kFactor),
-                  .number($0.cycleTimeHours), .number($0.amplification), .number($0.cpi),
-                  .number($0.viralAdjustedCpi), .integer($0.cohorts)]
+                  .number($0.cycleTimeHours), .number($0.amplification), .money($0.cpi),
+                  .money($0.viralAdjustedCpi), .integer($0.cohorts)]
              }),
             ("friction.csv", ["screen", "friction_type", "users_hit", "users_not_hit", "dropoff_hit", "dropoff_not_hit",
                               "relative_risk", "p_value", "users_lost", "flagged", "q_value", "rank"],
@@ -61,10 +64,10 @@ public enum CSVRenderer {
                               "ltv_projected_d180", "roas_d7", "roas_d30", "payback_day", "k_factor", "verdict",
                               "reason", "ltv_d180_low", "ltv_d180_high", "payback_basis"],
              report.networks.map {
-                 [.text($0.network), .integer($0.installs), .integer($0.paidInstalls), .number($0.spend),
-                  .number($0.cpi), .number($0.ltvD7), .number($0.ltvD30), .number($0.ltvProjectedD180),
+                 [.text($0.network), .integer($0.installs), .integer($0.paidInstalls), .money($0.spend),
+                  .money($0.cpi), .money($0.ltvD7), .money($0.ltvD30), .money($0.ltvProjectedD180),
                   .number($0.roasD7), .number($0.roasD30), .integer($0.paybackDay), .number($0.kFactor),
-                  .text($0.verdict), .text($0.reason), .number($0.ltvD180Low), .number($0.ltvD180High),
+                  .text($0.verdict), .text($0.reason), .money($0.ltvD180Low), .money($0.ltvD180High),
                   .text($0.paybackBasis ?? "")]
              }),
         ]
@@ -82,6 +85,7 @@ public enum CSVRenderer {
         switch cell {
         case .text(let text): quote(neutralise(text))
         case .number(let value): value.map(number) ?? ""
+        case .money(let value): value.map(\.description) ?? ""
         case .integer(let value): value.map(String.init) ?? ""
         case .boolean(let value): value ? "true" : "false"
         }

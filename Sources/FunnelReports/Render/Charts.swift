@@ -61,15 +61,16 @@ enum Charts {
 
     /// One network's LTV curve: observed (solid), projected (dashed, with its interval as a band),
     /// and the CPI as a horizontal line.
-    static func ltvCurve(network: String, points: [LTVRow], cpi: Double?) -> String {
+    static func ltvCurve(network: String, points: [LTVRow], cpi: Decimal?) -> String {
         let observed = points.filter { !$0.projected && $0.ltv != nil }.sorted { $0.day < $1.day }
         let projected = points.filter { $0.projected && $0.ltv != nil }.sorted { $0.day < $1.day }
         guard !observed.isEmpty || !projected.isEmpty else { return "" }
         let maxDay = Double(max(observed.last?.day ?? 0, projected.last?.day ?? 0, 1))
-        let maxValue = max(([cpi ?? 0] + points.compactMap { $0.ltvHigh ?? $0.ltv }).max() ?? 1, 0.01) * 1.1
+        let highest = ([cpi ?? 0] + points.compactMap { $0.ltvHigh ?? $0.ltv }).max().map(Formatting.plotted)
+        let maxValue = max(highest ?? 1, 0.01) * 1.1
         let width = 400.0, height = 240.0, left = 50.0, bottom = 30.0, top = 25.0
         func x(_ day: Int) -> Double { left + (width - left - 10) * Double(day) / maxDay }
-        func y(_ value: Double) -> Double { height - bottom - (height - bottom - top) * value / maxValue }
+        func y(_ value: Decimal) -> Double { height - bottom - (height - bottom - top) * Formatting.plotted(value) / maxValue }
         let label = "LTV curve of \(network) against its CPI"
         var svg = "<svg role=\"img\" aria-label=\"\(esc(label))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\"><title>\(esc(label)): "
             + "observed to day \(observed.last?.day ?? 0)"

@@ -1,12 +1,55 @@
 import Foundation
 
 /// Number formats shared by the human renderers (text and HTML); CSV and JSON keep raw values.
+/// Money is rounded here and only here: to cents, or to whole dollars from $1,000 on.
 enum Formatting {
     static let missing = "-"
 
+    static func money(_ value: Decimal?) -> String {
+        guard let value else { return missing }
+        return rounded(value, places: 2).magnitude >= 1000
+            ? "$" + grouped(fixed(value, places: 0)) : "$" + fixed(value, places: 2)
+    }
+
+    /// A money value that exists only as a double (a chart's axis), formatted as `money` does.
     static func money(_ value: Double?) -> String {
         guard let value else { return missing }
-        return value.magnitude >= 1000 ? "$" + grouped(Int(value.rounded())) : String(format: "$%.2f", value)
+        return money(Decimal(string: "\(value)", locale: Locale(identifier: "en_US_POSIX")))
+    }
+
+    /// A money value as a double, to place a mark on a chart (never to show or sum).
+    static func plotted(_ value: Decimal) -> Double {
+        Double(value.description) ?? 0
+    }
+
+    /// `value` rounded half away from zero to `places` decimals.
+    static func rounded(_ value: Decimal, places: Int) -> Decimal {
+        var exact = value, result = Decimal()
+        NSDecimalRound(&result, &exact, places, .plain)
+        return result.isZero ? 0 : result
+    }
+
+    /// `value` rounded half away from zero to `places` decimals, written with exactly that many.
+    static func fixed(_ value: Decimal, places: Int) -> String {
+        let parts = rounded(value, places: places).description.split(separator: ".", maxSplits: 1)
+        guard places > 0 else { return String(parts[0]) }
+        let fraction = parts.count > 1 ? String(parts[1]) : ""
+        return parts[0] + "." + fraction + String(repeating: "0", count: max(0, places - fraction.count))
+    }
+
+    /// Digits (with an optional sign and fraction) with thousands separators in the integer part.
+    static func grouped(_ number: String) -> String {
+        let negative = number.hasPrefix("-")
+        let unsigned = negative ? number.dropFirst() : Substring(number)
+        let parts = unsigned.split(separator: ".", maxSplits: 1)
+        let digits = parts.first.map(String.init) ?? ""
+        var out = ""
+        for (index, character) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { out.append(",") }
+            out.append(character)
+        }
+        if parts.count > 1 { out += "." + parts[1] }
+        return (negative ? "-" : "") + out
     }
 
     static func percent(_ value: Double?) -> String {
@@ -20,13 +63,7 @@ enum Formatting {
     }
 
     static func grouped(_ value: Int) -> String {
-        let digits = String(value.magnitude)
-        var out = ""
-        for (index, character) in digits.enumerated() {
-            if index > 0, (digits.count - index) % 3 == 0 { out.append(",") }
-            out.append(character)
-        }
-        return (value < 0 ? "-" : "") + out
+        grouped(String(value))
     }
 
     static func duration(_ seconds: Double?) -> String {

@@ -2,8 +2,9 @@ import Foundation
 
 /// The report as one JSON document for machines.
 ///
-/// Shape (keys snake_case, sorted; rates are fractions, money USD; an immature or undefined
-/// value is left out of its object, never 0):
+/// Shape (keys snake_case, sorted; rates are fractions, money USD written as the exact decimal the
+/// marts hold, e.g. 16191.93, never rounded or with float noise; an immature or undefined value is
+/// left out of its object, never 0):
 /// ```
 /// { "scope": {"app", "apps", "from", "to", "breakdowns", "day_rule", "day_rule_label",
 ///             "data_through_date", "computed_at", "notes", "next_steps"},

@@ -11,11 +11,7 @@ extension InputFileReader {
         switch record.status {
         case .complete: nil
         case .tooLong: "record longer than \(Self.byteSize(options.maxRecordBytes))"
-        case .unclosedQuote:
-            switch format {
-            case .csv: nil  // the splitter names the column
-            case .ndjson: "unterminated string at the end of the file"
-            }
+        case .unclosedQuote: nil  // CSV only: the splitter names the column
         }
     }
 
@@ -31,11 +27,12 @@ extension InputFileReader {
         }
     }
 
-    /// The field a column feeds, or its position, for a reason about that column.
+    /// The field a column feeds, else its header name and position, for a reason about it.
     func columnName(_ column: Int) -> String {
         if column < columnMap.count, columnMap[column] >= 0, let kind {
             return encoder.plans[kind.ordinal].specs[columnMap[column]].name
         }
+        if column < columnNames.count { return "column \(column + 1) (\(columnNames[column]))" }
         return "column \(column + 1)"
     }
 

@@ -12,6 +12,9 @@ public enum EventKind: String, CaseIterable, Sendable, Codable, Hashable {
     case adSpend = "ad_spend"
     case steps
     case ux
+    /// Custom product events: a name, a time and a JSON object of properties (what a product
+    /// analytics tool calls an event), for funnels and retention over any event.
+    case events
 
     /// The name used on the command line, in file names and in the `kind` NDJSON field.
     public var name: String { rawValue }
@@ -40,7 +43,7 @@ public enum EventKind: String, CaseIterable, Sendable, Codable, Hashable {
         case .purchases: "purchased_at"
         case .invites: "sent_at"
         case .adSpend: "date"
-        case .steps, .ux: "occurred_at"
+        case .steps, .ux, .events: "occurred_at"
         }
     }
 

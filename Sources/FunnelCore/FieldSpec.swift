@@ -22,6 +22,9 @@ public enum FieldType: Sendable, Hashable {
     case currency
     /// One of a closed set of lower-case values.
     case oneOf([String])
+    /// A JSON object (event properties): in NDJSON an object value, in CSV its JSON text; at most
+    /// 64 KiB, stored as `jsonb`.
+    case properties
 }
 
 /// One field of an input kind: its name (the CSV header / JSON key), type and whether a row
@@ -125,6 +128,12 @@ extension EventKind {
                 FieldSpec("bad_state", .boolean, required: false),
                 FieldSpec("input_mode", .identifier, required: false),
             ] + Self.geometry
+        case .events:
+            Self.eventHeader + [
+                FieldSpec("event", .identifier, required: true),
+                FieldSpec("occurred_at", .timestamp, required: true),
+                FieldSpec("properties", .properties, required: false),
+            ]
         }
     }
 

@@ -45,6 +45,9 @@ public enum Defect: String, CaseIterable, Sendable, Codable {
         case .ux:
             return [(.missingRequired, "session_id"), (.badTimestamp, time), (.timestampWithoutZone, time),
                     (.unknownEnum, "type"), (.idTooLong, "user_id"), (.malformedRow, "user_id")]
+        case .events:
+            return [(.missingRequired, "event"), (.badTimestamp, time), (.timestampWithoutZone, time),
+                    (.idTooLong, "user_id"), (.malformedRow, "user_id")]
         }
     }
 }

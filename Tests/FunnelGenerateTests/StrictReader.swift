@@ -137,6 +137,9 @@ struct StrictReader {
         case .country: return value.count == 2 && value.allSatisfy { $0.isASCII && $0.isUppercase }
         case .currency: return value.count == 3 && value.allSatisfy { $0.isASCII && $0.isUppercase }
         case .oneOf(let values): return values.contains(value)
+        case .properties:
+            guard let data = value.data(using: .utf8) else { return false }
+            return (try? JSONSerialization.jsonObject(with: data)) is [String: Any]
         }
     }
 

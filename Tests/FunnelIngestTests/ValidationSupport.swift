@@ -17,6 +17,8 @@ let validRows: [EventKind: [String: String]] = [
              "step": "signup"],
     .ux: ["event_id": "e1", "app_id": "app", "user_id": "u1", "session_id": "s1",
           "occurred_at": "2024-05-01T10:00:00Z", "screen": "signup", "type": "screen_view"],
+    .events: ["event_id": "e1", "app_id": "app", "user_id": "u1", "event": "signup_started",
+              "occurred_at": "2024-05-01T10:00:00Z", "properties": #"{"method":"email"}"#],
 ]
 
 enum Outcome: Equatable {

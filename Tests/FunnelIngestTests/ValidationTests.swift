@@ -179,7 +179,9 @@ struct ValidationTests {
         let nulls = #"{"event_id":"e","app_id":"a","user_id":"u","opened_at":"2024-05-01T10:00:00Z","session_seconds":null}"#
         #expect(try jsonOutcome(.opens, nulls)["session_seconds"] == "\\N")
         let nested = #"{"event_id":"e","app_id":"a","user_id":"u","opened_at":"2024-05-01T10:00:00Z","extra":{"a":1}}"#
-        #expect(try jsonOutcome(.opens, nested).reason == "extra: nested objects and arrays are not supported")
+        #expect(try jsonOutcome(.opens, nested).reason == nil)
+        let nestedField = #"{"event_id":"e","app_id":"a","user_id":"u","opened_at":"2024-05-01T10:00:00Z","session_seconds":[1]}"#
+        #expect(try jsonOutcome(.opens, nestedField).reason == "session_seconds: nested objects and arrays are not supported")
         let escaped = #"{"event_id":"e\u00e9\ud83d\ude00","app_id":"a\/b","user_id":"u","opened_at":"2024-05-01T10:00:00Z"}"#
         #expect(try jsonOutcome(.opens, escaped)["event_id"] == "eé😀")
         #expect(try jsonOutcome(.opens, escaped)["app_id"] == "a/b")

@@ -44,6 +44,9 @@ create temp table if not exists stage_ux (
     action_x real, action_y real, action_w real, action_h real,
     caret_y real, screen_w real, screen_h real);
 
+create temp table if not exists stage_events (
+    event_id text, app_id text, user_id text, event text, occurred_at timestamptz, properties jsonb);
+
 create temp table if not exists stage_rejects (
     line bigint, kind text, raw text, reason text);
 
@@ -56,3 +59,4 @@ alter table stage_purchases alter column app_id set statistics 10, alter column 
 alter table stage_invites alter column app_id set statistics 10, alter column event_id set statistics 10;
 alter table stage_steps alter column app_id set statistics 10, alter column event_id set statistics 10;
 alter table stage_ux alter column app_id set statistics 10, alter column event_id set statistics 10;
+alter table stage_events alter column app_id set statistics 10, alter column event_id set statistics 10;

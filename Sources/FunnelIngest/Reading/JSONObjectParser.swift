@@ -1,6 +1,7 @@
-/// Parses one NDJSON line, a flat JSON object of scalars, into keys and values in a reusable
-/// byte store. Strings are unescaped (including `\u` surrogate pairs) into UTF-8; numbers keep
-/// their text; nested objects and arrays make the row fail.
+/// Parses one NDJSON line, a JSON object, into keys and values in a reusable byte store. Strings
+/// are unescaped (including `\u` surrogate pairs) into UTF-8; numbers keep their text; a nested
+/// object or array is checked (``JSONText``) and kept as its JSON text, tagged ``ValueTag/json``:
+/// the encoder accepts it only for event properties.
 struct JSONObjectParser {
     struct Entry {
         var keyStart: Int32
@@ -11,7 +12,6 @@ struct JSONObjectParser {
     enum Failure: Error, Equatable {
         case notAnObject
         case syntax(offset: Int, expected: String)
-        case nested(key: String)
         case tooManyFields(Int)
     }
 
@@ -60,10 +60,12 @@ struct JSONObjectParser {
                 if let failure = parseString(line, &i) { return failure }
                 value.tag = .string
             case 0x7b, 0x5b:
-                let key = store.withUnsafeBufferPointer {
-                    UTF8Check.displayText(UnsafeBufferPointer(rebasing: $0[keyStart..<keyStart + keyCount]), limit: 64)
+                let nestedStart = i
+                if let problem = JSONText.skipValue(line, &i, depth: 1) {
+                    return .syntax(offset: problem.offset, expected: problem.expected)
                 }
-                return .nested(key: key)
+                store.append(contentsOf: UnsafeBufferPointer(rebasing: line[nestedStart..<i]))
+                value.tag = .json
             case 0x74:
                 guard Self.literal(line, &i, "true") else { return .syntax(offset: i, expected: "a value") }
                 value.tag = .trueValue
@@ -228,7 +230,6 @@ extension JSONObjectParser.Failure {
         switch self {
         case .notAnObject: "not a JSON object"
         case .syntax(let offset, let expected): "invalid JSON at column \(offset + 1): expected \(expected)"
-        case .nested(let key): "\(key): nested objects and arrays are not supported"
         case .tooManyFields(let max): "more than \(max) fields"
         }
     }

@@ -30,6 +30,10 @@ enum FieldFailure: Error, Equatable {
     case notOneOf
     /// `phase` does not belong to the row's `type` (its phases, or none).
     case phaseOfType(type: String, phases: [String])
+    /// A nested object or array where a scalar is expected.
+    case nested
+    /// Event properties that are not one JSON object jsonb accepts.
+    case notJSONObject(JSONText.Problem)
 }
 
 /// A rejected row's failure: the field it concerns (an index into the kind's fields) and why.
@@ -77,6 +81,9 @@ extension FieldFailure {
         case .phaseOfType(let type, let phases):
             if phases.isEmpty { return "\(name): \(shown) is given for type \(type), which has no phases" }
             return "\(name): \(shown) is not a phase of type \(type) (\(phases.joined(separator: ", ")))"
+        case .nested: return "\(name): nested objects and arrays are not supported"
+        case .notJSONObject(let problem):
+            return "\(name): not a JSON object: expected \(problem.expected) at character \(problem.offset + 1)"
         }
     }
 
@@ -87,6 +94,7 @@ extension FieldFailure {
         case .date: "a date string"
         case .count, .money, .real: "a number"
         case .boolean: "a boolean"
+        case .properties: "a JSON object"
         }
     }
 }

@@ -7,6 +7,8 @@ enum ValueTag: UInt8 {
     case number
     case trueValue
     case falseValue
+    /// A nested JSON object or array, kept as its text (already checked by ``JSONText``).
+    case json
 }
 
 /// One field value of a row being read: its bytes lie at `start..<start+count` of the reader's
@@ -30,6 +32,14 @@ enum CompiledType {
     case country
     case currency
     case oneOf([[UInt8]])
+    case properties
+}
+
+extension CompiledType {
+    /// Whether the field holds event properties (the only place a nested JSON value may go).
+    var isProperties: Bool {
+        if case .properties = self { true } else { false }
+    }
 }
 
 /// Everything the encoder needs about one kind, precomputed from its `FieldSpec`s.
@@ -65,6 +75,7 @@ struct KindPlan {
             case .country: .country
             case .currency: .currency
             case .oneOf(let values): .oneOf(values.map { Array($0.lowercased().utf8) })
+            case .properties: .properties
             }
         }
         absent = specs.map { spec in
@@ -106,6 +117,7 @@ extension EventKind {
         case .adSpend: 5
         case .steps: 6
         case .ux: 7
+        case .events: 8
         }
     }
 }

@@ -89,6 +89,7 @@ struct RowEncoder {
         _ type: CompiledType, _ tag: ValueTag, _ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]
     ) -> Result<Int64, FieldFailure> {
         let isBool = tag == .trueValue || tag == .falseValue
+        if tag == .json, !type.isProperties { return .failure(.nested) }
         switch type {
         case .identifier, .text:
             if isBool { return .failure(.jsonType("a boolean")) }
@@ -182,8 +183,25 @@ struct RowEncoder {
             guard let index = Self.match(bytes, values) else { return .failure(.notOneOf) }
             out.append(contentsOf: values[index])
             return .success(Int64(index))
+        case .properties:
+            // An object in NDJSON, or its JSON text in a CSV column (or an NDJSON string).
+            if tag == .number || isBool { return .failure(.jsonType(isBool ? "a boolean" : "a number")) }
+            if bytes.count > Self.maxPropertiesBytes { return .failure(.tooLong(bytes: Self.maxPropertiesBytes)) }
+            let scan = UTF8Check.scan(bytes)
+            if scan.hasNUL { return .failure(.nul) }
+            if !scan.isValidUTF8 { return .failure(.invalidUTF8) }
+            if let problem = JSONText.objectProblem(bytes) { return .failure(.notJSONObject(problem)) }
+            if scan.needsEscape {
+                CopyText.appendEscaped(bytes, to: &out)
+            } else {
+                out.append(contentsOf: bytes)
+            }
+            return .success(0)
         }
     }
+
+    /// The largest properties object accepted, in bytes of JSON text.
+    static let maxPropertiesBytes = 65_536
 
     /// true/false/1/0, case-insensitive.
     private static func parseBoolean(_ p: UnsafeBufferPointer<UInt8>) -> Bool? {

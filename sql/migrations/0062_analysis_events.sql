@@ -1,0 +1,47 @@
+-- 0062_analysis_events: every input kind seen as product events, the one event model that funnels
+-- and retention over any event read: a name, a user, a time and a JSON object of properties.
+-- Grain: one row per stored event of any kind (ad spend, which belongs to no user, is not an
+-- event). Reads: raw_installs, raw_opens, raw_retention, raw_purchases, raw_invites, raw_steps,
+-- raw_ux, raw_events.
+--
+-- Names: install, app_open, retention_day, purchase, invite_sent; an onboarding step is the
+-- event named by its step (signup_started, onboarding_complete, ...); a telemetry event is
+-- ux_<type> (ux_screen_view, ux_keyboard, ...); a custom event keeps its own name. Properties are
+-- the row's other fields (absent ones left out); money is a JSON number in the row's currency.
+create view analysis_events as
+select 'installs'::text as kind, app_id, event_id, user_id, 'install'::text as event,
+       installed_at as occurred_at,
+       jsonb_strip_nulls(jsonb_build_object(
+           'network', network, 'platform', platform, 'country', country, 'campaign', campaign,
+           'referrer_user_id', referrer_user_id, 'invite_id', invite_id)) as properties
+from raw_installs
+union all
+select 'opens', app_id, event_id, user_id, 'app_open', opened_at,
+       jsonb_strip_nulls(jsonb_build_object('session_seconds', session_seconds))
+from raw_opens
+union all
+select 'retention', app_id, event_id, user_id, 'retention_day', reported_at,
+       jsonb_build_object('day', day)
+from raw_retention
+union all
+select 'purchases', app_id, event_id, user_id, 'purchase', purchased_at,
+       jsonb_strip_nulls(jsonb_build_object('revenue', revenue, 'currency', currency, 'product_id', product_id))
+from raw_purchases
+union all
+select 'invites', app_id, event_id, user_id, 'invite_sent', sent_at,
+       jsonb_strip_nulls(jsonb_build_object('invite_id', invite_id, 'channel', channel))
+from raw_invites
+union all
+select 'steps', app_id, event_id, user_id, step, occurred_at,
+       jsonb_strip_nulls(jsonb_build_object('screen', screen))
+from raw_steps
+union all
+select 'ux', app_id, event_id, user_id, 'ux_' || type, occurred_at,
+       jsonb_strip_nulls(jsonb_build_object(
+           'session_id', session_id, 'screen', screen, 'phase', phase, 'orientation', orientation,
+           'feedback_shown', feedback_shown, 'permission', permission, 'guidance_shown', guidance_shown,
+           'field', field, 'message_shown', message_shown, 'bad_state', bad_state, 'input_mode', input_mode))
+from raw_ux
+union all
+select 'events', app_id, event_id, user_id, event, occurred_at, coalesce(properties, '{}'::jsonb)
+from raw_events;

@@ -37,9 +37,10 @@ let package = Package(
             "FunnelCore", "FunnelSQL", "PostgresClient",
         ]),
         .target(name: "FunnelGenerate", dependencies: ["FunnelCore", "CZlib"]),
+        .target(name: "FunnelQuery", dependencies: ["FunnelCore", "FunnelSQL", "PostgresClient"]),
         .executableTarget(name: "funnel", dependencies: [
             "FunnelCore", "FunnelSQL", "PostgresClient", "FunnelIngest", "FunnelCompute",
-            "FunnelReports", "FunnelGenerate",
+            "FunnelReports", "FunnelGenerate", "FunnelQuery",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -54,7 +55,7 @@ let package = Package(
         ]),
         .testTarget(name: "FunnelGenerateTests", dependencies: ["FunnelGenerate", "FunnelCore"]),
         .testTarget(name: "FunnelIngestTests", dependencies: [
-            "FunnelGenerate",
+            "FunnelGenerate", "FunnelQuery",
             "FunnelIngest", "FunnelCore", "PostgresClient", "TestSupport",
         ]),
         .testTarget(name: "FunnelCLITests", dependencies: ["TestSupport", "PostgresClient"]),

@@ -133,6 +133,7 @@ public struct SQLState: RawRepresentable, Hashable, Sendable, ExpressibleByStrin
     public static let syntaxError: SQLState = "42601"
     public static let undefinedColumn: SQLState = "42703"
     public static let undefinedTable: SQLState = "42P01"
+    public static let undefinedFunction: SQLState = "42883"
     public static let duplicateDatabase: SQLState = "42P04"
     public static let duplicateTable: SQLState = "42P07"
     public static let duplicateObject: SQLState = "42710"

@@ -19,6 +19,7 @@ struct Funnel: ParsableCommand {
             WorkerCommand.self,
             ComputeCommand.self,
             ReportCommand.self,
+            QueryCommand.self,
             DemoCommand.self,
             RunCommand.self,
             BenchCommand.self,

@@ -1,0 +1,147 @@
+public import FunnelCore
+
+/// A funnel query's answer: per breakdown value, the users at each step, and the users' results
+/// for time to convert and per-user export.
+public struct FunnelQueryResult: Sendable {
+    /// One step's counts within one breakdown value.
+    public struct Step: Sendable, Equatable {
+        public var step: Int
+        public var label: String
+        /// Users whose counted attempt reached this step.
+        public var users: Int
+        /// Of step 1's users (nil for an empty funnel).
+        public var conversionFromFirst: Double?
+        /// Of the previous step's users (nil for step 1 or an empty previous step).
+        public var conversionFromPrevious: Double?
+        /// Users who reached this step and not the next (0 at the last step).
+        public var droppedOff: Int
+        /// Seconds from the previous step, over the users who reached this one.
+        public var medianSecondsFromPrevious: Double?
+        public var averageSecondsFromPrevious: Double?
+    }
+
+    /// The funnel for one breakdown value (nil value: no breakdown, or users without the property).
+    public struct Series: Sendable, Equatable {
+        public var value: String?
+        public var steps: [Step]
+        /// Users left out because an exclusion voided the attempt that got furthest.
+        public var excluded: Int
+    }
+
+    /// One user's result, for time to convert and the export of who converted or dropped off.
+    public struct UserRow: Sendable, Equatable {
+        public var user: String
+        public var result: FunnelUserResult
+    }
+
+    public let app: String
+    public let spec: EventFunnelSpec
+    public let scope: FunnelQueryScope
+    public let series: [Series]
+    public let users: [UserRow]
+    /// Events read from the database.
+    public let eventsRead: Int
+
+    /// Time to convert from step `from` to step `to` (1-based) over the users who reached `to`:
+    /// the average, the median and `bins` equal bins from the fastest to the slowest (bin count
+    /// by default the cube root of the users, as PostHog sizes them, 1 to 90).
+    public func timeToConvert(from: Int, to: Int, bins: Int? = nil) -> TimeToConvert {
+        let seconds = users.compactMap { row -> Double? in
+            guard row.result.furthestStep >= to, row.result.gaps.count >= to - 1 else { return nil }
+            return Double(row.result.gaps[(from - 1)..<(to - 1)].reduce(0, +)) / 1_000_000
+        }.sorted()
+        return TimeToConvert(fromStep: from, toStep: to, seconds: seconds, bins: bins)
+    }
+}
+
+/// The distribution of conversion times between two steps.
+public struct TimeToConvert: Sendable, Equatable {
+    public struct Bin: Sendable, Equatable {
+        public var fromSeconds: Double
+        public var toSeconds: Double
+        public var users: Int
+    }
+
+    public var fromStep: Int
+    public var toStep: Int
+    public var users: Int
+    public var averageSeconds: Double?
+    public var medianSeconds: Double?
+    public var bins: [Bin]
+
+    init(fromStep: Int, toStep: Int, seconds: [Double], bins requested: Int?) {
+        self.fromStep = fromStep
+        self.toStep = toStep
+        users = seconds.count
+        averageSeconds = seconds.isEmpty ? nil : seconds.reduce(0, +) / Double(seconds.count)
+        medianSeconds = Self.median(seconds)
+        guard let low = seconds.first, let high = seconds.last else {
+            bins = []
+            return
+        }
+        let binCount = max(1, min(90, requested ?? Int(pow3root(Double(seconds.count)).rounded(.up))))
+        let width = max(1, ((high - low) / Double(binCount)).rounded(.up))
+        var counts = [Int](repeating: 0, count: binCount)
+        for value in seconds { counts[min(binCount - 1, Int((value - low) / width))] += 1 }
+        bins = counts.enumerated().map { Bin(fromSeconds: low + Double($0.offset) * width,
+                                             toSeconds: low + Double($0.offset + 1) * width, users: $0.element) }
+    }
+
+    /// The median of sorted values (the mean of the two middle ones for an even count).
+    static func median(_ sorted: [Double]) -> Double? {
+        guard !sorted.isEmpty else { return nil }
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    }
+}
+
+private func pow3root(_ value: Double) -> Double {
+    var x = max(1, value)
+    for _ in 0..<60 { x = (2 * x + value / (x * x)) / 3 }
+    return x
+}
+
+/// Counts users per step and breakdown value as they are evaluated.
+struct FunnelTally {
+    let spec: EventFunnelSpec
+    var users: [FunnelQueryResult.UserRow] = []
+    var eventsRead = 0
+
+    init(spec: EventFunnelSpec) {
+        self.spec = spec
+    }
+
+    mutating func add(user: String, _ result: FunnelUserResult) {
+        users.append(FunnelQueryResult.UserRow(user: user, result: result))
+    }
+
+    func result(app: String, scope: FunnelQueryScope) -> FunnelQueryResult {
+        var values: [String?] = []
+        var seen = Set<String?>()
+        for row in users where seen.insert(row.result.breakdown).inserted { values.append(row.result.breakdown) }
+        let stepCount = spec.steps.count
+        var series: [FunnelQueryResult.Series] = values.map { value in
+            let rows = users.filter { $0.result.breakdown == value }
+            let counted = rows.filter { $0.result.furthestStep > 0 }
+            let reached = (1...stepCount).map { step in counted.filter { $0.result.furthestStep >= step }.count }
+            let steps = (1...stepCount).map { step -> FunnelQueryResult.Step in
+                let users = reached[step - 1]
+                let gaps = step == 1 ? [] : counted.filter { $0.result.furthestStep >= step }
+                    .map { Double($0.result.gaps[step - 2]) / 1_000_000 }.sorted()
+                let label = spec.order == .unordered
+                    ? "\(step) of \(stepCount) steps (any order)" : spec.steps[step - 1].label
+                return FunnelQueryResult.Step(
+                    step: step, label: label, users: users,
+                    conversionFromFirst: reached[0] > 0 ? Double(users) / Double(reached[0]) : nil,
+                    conversionFromPrevious: step > 1 && reached[step - 2] > 0 ? Double(users) / Double(reached[step - 2]) : nil,
+                    droppedOff: step < stepCount ? users - reached[step] : 0,
+                    medianSecondsFromPrevious: TimeToConvert.median(gaps),
+                    averageSecondsFromPrevious: gaps.isEmpty ? nil : gaps.reduce(0, +) / Double(gaps.count))
+            }
+            return FunnelQueryResult.Series(value: value, steps: steps, excluded: rows.count - counted.count)
+        }
+        // Largest first, as product-analytics tools list breakdown values; ties by value.
+        series.sort { ($0.steps[0].users, $1.value ?? "") > ($1.steps[0].users, $0.value ?? "") }
+        return FunnelQueryResult(app: app, spec: spec, scope: scope, series: series, users: users, eventsRead: eventsRead)
+    }
+}

@@ -1,0 +1,171 @@
+public import FunnelCore
+import FunnelSQL
+public import PostgresClient
+
+/// What a funnel query covers besides its definition: the app and the time range of the first
+/// step's events.
+public struct FunnelQueryScope: Sendable, Equatable {
+    public var app: String?
+    /// First step's events from this instant (microseconds since 1970, UTC), inclusive.
+    public var fromMicros: Int64?
+    /// First step's events before this instant, exclusive.
+    public var toMicros: Int64?
+
+    public init(app: String? = nil, fromMicros: Int64? = nil, toMicros: Int64? = nil) {
+        self.app = app
+        self.fromMicros = fromMicros
+        self.toMicros = toMicros
+    }
+}
+
+/// A funnel query that cannot run, with what to change.
+public struct FunnelQueryError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var description: String
+
+    public init(_ description: String) { self.description = description }
+}
+
+/// Answers a funnel over the loaded events (``EventFunnelSpec``) straight from the database:
+/// reads the events the steps and exclusions name, tagged in SQL with the matchers they satisfy,
+/// user by user through a cursor, and evaluates each user (``EventFunnelEvaluator``).
+public struct FunnelQueryRunner {
+    let connection: PostgresConnection
+
+    public init(connection: PostgresConnection) {
+        self.connection = connection
+    }
+
+    /// Rows fetched from the cursor at a time.
+    static let fetchRows = 20_000
+
+    /// Runs `spec` over `scope`.
+    /// - Throws: ``FunnelQueryError`` for a definition that cannot run (naming the step, event or
+    ///   property), or a ``PostgresError``.
+    public func run(_ spec: EventFunnelSpec, scope: FunnelQueryScope) throws -> FunnelQueryResult {
+        if let problem = spec.problem() { throw FunnelQueryError(problem) }
+        guard let app = try scope.app ?? connection.query(SQLCatalog.text("query/default_app.sql")).scalar(String?.self) else {
+            throw FunnelQueryError("no events are loaded yet: load files with funnel ingest first")
+        }
+        try check(spec, app: app)
+        let statement = FunnelQueryStatement(spec: spec, app: app, scope: scope)
+        var tally = FunnelTally(spec: spec)
+        let evaluators = Self.evaluators(spec)
+        try connection.transaction { connection in
+            try connection.query("declare funnel_rows no scroll cursor for " + statement.sql, statement.parameters)
+            var user: String?
+            var events: [FunnelEventRow] = []
+            var rows = 0
+            while true {
+                let batch = try connection.query("fetch forward \(Self.fetchRows) from funnel_rows")
+                for row in batch.rows {
+                    let id = try row.decode(String.self, at: 0)
+                    if id != user {
+                        if let user { Self.evaluate(user, events, spec: spec, scope: scope, evaluators: evaluators, into: &tally) }
+                        user = id
+                        events.removeAll(keepingCapacity: true)
+                    }
+                    let mask = try row.decode(Int64.self, at: 2)
+                    events.append(FunnelEventRow(micros: try row.decode(Int64.self, at: 1),
+                                                 steps: statement.steps(of: mask),
+                                                 breakdown: try row.decode(String?.self, at: 3), serial: rows))
+                    rows += 1
+                }
+                if batch.rows.count < Self.fetchRows { break }
+            }
+            if let user { Self.evaluate(user, events, spec: spec, scope: scope, evaluators: evaluators, into: &tally) }
+            try connection.execute("close funnel_rows")
+            tally.eventsRead = rows
+        }
+        return tally.result(app: app, scope: scope)
+    }
+
+    /// Refuses unknown event names, filters or breakdowns on keys no event of those names has,
+    /// and regular expressions PostgreSQL cannot compile, each named.
+    private func check(_ spec: EventFunnelSpec, app: String) throws {
+        let names = Array(Set(spec.matchers.flatMap(\.events))).sorted()
+        let known = try connection.query(SQLCatalog.text("query/funnel_checks.sql"), [app, names])
+        let unknown = try known.rows.filter { !(try $0.decode(Bool.self, at: 1)) }.map { try $0.decode(String.self, at: 0) }
+        if !unknown.isEmpty {
+            throw FunnelQueryError("app \(app) has no event named \(unknown.joined(separator: ", ")); "
+                + "event names are case-sensitive (install, app_open, purchase, invite_sent, ux_<type>, onboarding steps and custom events)")
+        }
+        for (index, matcher) in spec.matchers.enumerated() {
+            let what = index < spec.steps.count ? "step \(index + 1)" : "exclusion \(index - spec.steps.count + 1)"
+            for filter in matcher.filters {
+                if filter.op == .regex || filter.op == .notRegex {
+                    do {
+                        _ = try connection.query("select '' ~ $1", [filter.values[0]])
+                    } catch let error as PostgresError {
+                        throw FunnelQueryError("\(what) (\(matcher.label)): \(filter.values[0]) is not a valid regular expression: \(error.message)")
+                    }
+                }
+                guard filter.op != .isNotSet else { continue }
+                let has = try connection.query(SQLCatalog.text("query/funnel_property_check.sql"),
+                                               [app, matcher.events, filter.key]).scalar(Bool.self)
+                if !has {
+                    throw FunnelQueryError("\(what) (\(matcher.label)): no \(matcher.events.joined(separator: " or ")) event has a property \(filter.key)")
+                }
+            }
+        }
+        if let breakdown = spec.breakdown, breakdown.source == .event {
+            let names = Array(Set(spec.steps.flatMap(\.events))).sorted()
+            let has = try connection.query(SQLCatalog.text("query/funnel_property_check.sql"),
+                                           [app, names, breakdown.property]).scalar(Bool.self)
+            if !has { throw FunnelQueryError("--breakdown \(breakdown.property): no step event has this property") }
+        }
+    }
+
+    /// The evaluator for the funnel, and the breakdown values each user is evaluated under.
+    static func evaluators(_ spec: EventFunnelSpec) -> EventFunnelEvaluator {
+        var breakdownStep: Int?
+        var byValue = false
+        switch spec.breakdown?.attribution {
+        case .step(let step): breakdownStep = step
+        case .allEvents: byValue = spec.breakdown?.source == .event
+        default: break
+        }
+        return EventFunnelEvaluator(stepCount: spec.steps.count, windowMicros: spec.windowMicros, order: spec.order,
+                                    breakdownStep: breakdownStep, filterByBreakdown: byValue)
+    }
+
+    /// Prepares one user's events (first-time steps, the date range on step 1) and tallies their
+    /// result under each breakdown value the attribution gives them.
+    static func evaluate(_ user: String, _ input: [FunnelEventRow], spec: EventFunnelSpec, scope: FunnelQueryScope,
+                         evaluators: EventFunnelEvaluator, into tally: inout FunnelTally) {
+        var events = input
+        if spec.stepMath == .firstTime {
+            var seen = Set<Int8>()
+            for index in events.indices {
+                let steps = events[index].steps
+                events[index].steps = steps.filter { $0 < 0 || seen.insert($0).inserted }
+                for step in steps where step > 0 { seen.insert(step) }
+            }
+        }
+        for index in events.indices where events[index].steps.contains(1) {
+            let time = events[index].micros
+            if let from = scope.fromMicros, time < from { events[index].steps.removeAll { $0 == 1 } }
+            if let to = scope.toMicros, time >= to { events[index].steps.removeAll { $0 == 1 } }
+        }
+        guard events.contains(where: { $0.steps.contains(1) }) else { return }
+        for value in values(events, spec: spec) {
+            if let result = evaluators.evaluate(events, value: value) { tally.add(user: user, result) }
+        }
+    }
+
+    /// The breakdown values a user is evaluated under (one nil without a breakdown).
+    static func values(_ events: [FunnelEventRow], spec: EventFunnelSpec) -> [String?] {
+        guard let breakdown = spec.breakdown else { return [nil] }
+        let stepEvents = events.filter { $0.steps.contains { $0 > 0 } }
+        switch breakdown.attribution {
+        case .firstTouch: return [stepEvents.first { $0.breakdown != nil }?.breakdown]
+        case .lastTouch: return [stepEvents.last { $0.breakdown != nil }?.breakdown]
+        case .allEvents:
+            guard breakdown.source == .event else { return [stepEvents.first?.breakdown] }
+            var seen = Set<String?>()
+            return stepEvents.map(\.breakdown).filter { seen.insert($0).inserted }
+        case .step(let step):
+            var seen = Set<String?>()
+            return stepEvents.filter { $0.steps.contains(Int8(step)) }.map(\.breakdown).filter { seen.insert($0).inserted }
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import FunnelCore
+import FunnelSQL
+import PostgresClient
+
+/// The statement a funnel query runs (sql/query/funnel_events.sql filled in) and its parameters:
+/// every event name, property key and value is a parameter; the fragments added to the template
+/// are fixed text with placeholders.
+struct FunnelQueryStatement {
+    private(set) var sql = ""
+    private(set) var parameters: [(any PostgresEncodable)?] = []
+    /// Per matcher bit: the steps an event with that bit fills (exclusions as negative steps).
+    private var stepsOfBit: [[Int8]] = []
+
+    init(spec: EventFunnelSpec, app: String, scope: FunnelQueryScope) {
+        let earliest: Int64? = spec.stepMath == .firstTime ? nil : scope.fromMicros
+        let end = (scope.toMicros ?? 32_503_680_000_000_000) + spec.windowMicros
+        parameters = [app, earliest, end]
+        var bits: [String] = []
+        for (index, matcher) in spec.matchers.enumerated() {
+            var conditions = ["e.event = any(\(add(matcher.events))::text[])"]
+            for filter in matcher.filters { conditions.append(condition(filter)) }
+            bits.append("(case when \(conditions.joined(separator: " and ")) then \(Int64(1) << Int64(index)) else 0 end)")
+        }
+        stepsOfBit = spec.steps.indices.map { [Int8($0 + 1)] }
+        for exclusion in spec.exclusions {
+            // Between step k and k + 1 (1-based) is exclusion step -(k + 1), for each k in range.
+            stepsOfBit.append((exclusion.fromStep..<exclusion.toStep).map { -Int8($0 + 1) })
+        }
+        let breakdown: String
+        var people = ""
+        switch spec.breakdown?.source {
+        case .event?: breakdown = "e.properties ->> \(add(spec.breakdown!.property))"
+        case .person?:
+            breakdown = "p.props ->> \(add(spec.breakdown!.property))"
+            people = SQLCatalog.text("query/funnel_people_join.sql")
+        case nil: breakdown = "null::text"
+        }
+        let names = spec.order == .strict ? ""
+            : "and e.event = any(\(add(Array(Set(spec.matchers.flatMap(\.events))).sorted()))::text[])"
+        sql = SQLCatalog.text("query/funnel_events.sql")
+            .replacingOccurrences(of: "{{matches}}", with: "(" + bits.joined(separator: "\n       + ") + ")::bigint")
+            .replacingOccurrences(of: "{{breakdown}}", with: breakdown)
+            .replacingOccurrences(of: "{{people}}", with: people)
+            .replacingOccurrences(of: "{{names}}", with: names)
+    }
+
+    /// The steps an event with matcher bits `mask` fills.
+    func steps(of mask: Int64) -> [Int8] {
+        var steps: [Int8] = []
+        var rest = mask
+        while rest != 0 {
+            let bit = rest.trailingZeroBitCount
+            steps += stepsOfBit[bit]
+            rest &= rest - 1
+        }
+        return steps.sorted()
+    }
+
+    /// Adds a parameter; returns its placeholder.
+    private mutating func add(_ value: any PostgresEncodable) -> String {
+        parameters.append(value)
+        return "$\(parameters.count)"
+    }
+
+    /// A property filter as SQL over `e.properties` (a missing property fails `=`, `contains`,
+    /// `~`, `>`, `<` and `is set`, and passes their negations).
+    private mutating func condition(_ filter: PropertyFilter) -> String {
+        let key = add(filter.key)
+        let text = "(e.properties ->> \(key))"
+        switch filter.op {
+        case .equals: return "\(text) = any(\(add(filter.values))::text[])"
+        case .notEquals: return "coalesce(not \(text) = any(\(add(filter.values))::text[]), true)"
+        case .contains: return "coalesce(strpos(lower(\(text)), lower(\(add(filter.values[0]))) ) > 0, false)"
+        case .notContains: return "coalesce(strpos(lower(\(text)), lower(\(add(filter.values[0]))) ) = 0, true)"
+        case .regex: return "coalesce(\(text) ~ \(add(filter.values[0])), false)"
+        case .notRegex: return "coalesce(not \(text) ~ \(add(filter.values[0])), true)"
+        case .greaterThan: return "coalesce(try_numeric(\(text)) > \(add(filter.values[0]))::numeric, false)"
+        case .lessThan: return "coalesce(try_numeric(\(text)) < \(add(filter.values[0]))::numeric, false)"
+        case .isSet: return "coalesce(jsonb_typeof(e.properties -> \(key)) <> 'null', false)"
+        case .isNotSet: return "coalesce(jsonb_typeof(e.properties -> \(key)) = 'null', true)"
+        }
+    }
+}

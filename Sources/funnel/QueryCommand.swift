@@ -1,0 +1,185 @@
+import ArgumentParser
+import Foundation
+import FunnelCore
+import FunnelQuery
+import PostgresClient
+
+/// `funnel query`: ad hoc questions answered from the loaded events, without a compute.
+struct QueryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "query",
+        abstract: "Answer ad hoc questions from the loaded events (no compute needed).",
+        subcommands: [FunnelQueryCommand.self]
+    )
+}
+
+/// `funnel query funnel`: a funnel over any events, with PostHog's semantics.
+struct FunnelQueryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "funnel",
+        abstract: "A funnel over any events: steps with property filters, a window, exclusions, breakdowns.",
+        discussion: """
+        Steps name events as funnel loads them: install, app_open, retention_day, purchase, \
+        invite_sent, each onboarding step by its name, ux_<type> for telemetry, and custom events \
+        (the events kind). A step may name several events (a | b) and filter on properties:
+          --step signup_started --step 'signup_completed where method = email' --window 30m
+        Conditions: =, !=, in (a, b), not in (a, b), contains, not contains, ~ and !~ (regular \
+        expressions), > and < (numbers), is set, is not set; join them with 'and'; quote values \
+        with spaces. An exclusion is a step, optionally limited to 'between I and J' (steps, \
+        1-based). The semantics are PostHog's funnel insight's: docs/funnels.md gives each rule \
+        with an example.
+
+        Example:
+          funnel query funnel --step signup_started --step 'signup_completed where method = email' \\
+            --window 30m --exclude app_uninstalled --breakdown platform --breakdown-type person
+        """
+    )
+
+    @Option(name: .customLong("step"), help: ArgumentHelp("A step, in order (at least 2).", valueName: "step"))
+    var steps: [String] = []
+
+    @Option(help: ArgumentHelp("ordered, strict or unordered.", valueName: "order"))
+    var order = "ordered"
+
+    @Option(help: ArgumentHelp("Conversion window from the first step: 45s, 30m, 1h, 7d, 2w.", valueName: "window"))
+    var window = "14d"
+
+    @Option(name: .customLong("exclude"), help: ArgumentHelp("An exclusion: 'event [where ...] [between I and J]'.", valueName: "exclusion"))
+    var exclusions: [String] = []
+
+    @Option(help: ArgumentHelp("total (every occurrence) or first_time (each user's first occurrence of each step).", valueName: "math"))
+    var stepMath = "total"
+
+    @Option(help: ArgumentHelp("Break the funnel down by this property.", valueName: "property"))
+    var breakdown: String?
+
+    @Option(help: ArgumentHelp("Where the breakdown property is read: event (the events' properties) or person (the user's first install: network, campaign, country, platform).", valueName: "source"))
+    var breakdownType = "event"
+
+    @Option(help: ArgumentHelp("Which event gives an event breakdown's value: first_touch, last_touch, all_events or step:N.", valueName: "attribution"))
+    var attribution = "first_touch"
+
+    @Option(help: ArgumentHelp("The app (default: the one with the most installs).", valueName: "app-id"))
+    var app: String?
+
+    @Option(help: ArgumentHelp("Only first steps from this UTC date on (YYYY-MM-DD).", valueName: "date"))
+    var from: String?
+
+    @Option(help: ArgumentHelp("Only first steps up to this UTC date, inclusive (YYYY-MM-DD).", valueName: "date"))
+    var to: String?
+
+    @Option(help: ArgumentHelp("Time to convert between two steps, e.g. 1-3 (default: first to last).", valueName: "I-J"))
+    var timeToConvert: String?
+
+    @Option(help: ArgumentHelp("Bins of the time-to-convert histogram (default: the cube root of the users, 1 to 90).", valueName: "n"))
+    var bins: Int?
+
+    @Option(help: ArgumentHelp("text, csv or json.", valueName: "format"))
+    var format = "text"
+
+    @Option(help: ArgumentHelp("Also write each user's furthest step as CSV to this file (who converted, who dropped off where).", valueName: "file"))
+    var usersOut: String?
+
+    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var logging: LoggingOptions
+
+    func validate() throws {
+        guard ["text", "csv", "json"].contains(format) else { throw ValidationError("--format \(format): use text, csv or json") }
+        _ = try definition()
+        _ = try scope()
+        if let bins, bins < 1 || bins > 90 { throw ValidationError("--bins must be between 1 and 90") }
+    }
+
+    /// The funnel the flags describe.
+    func definition() throws -> EventFunnelSpec {
+        guard let order = EventFunnelOrder(rawValue: order) else {
+            throw ValidationError("--order \(order): use ordered, strict or unordered")
+        }
+        guard let stepMath = StepMath(rawValue: stepMath) else { throw ValidationError("--step-math \(stepMath): use total or first_time") }
+        do {
+            let matchers = try steps.map { text throws(FunnelSyntax.Failure) in try FunnelSyntax.matcher(text) }
+            var spec = EventFunnelSpec(
+                steps: matchers, order: order, windowMicros: try FunnelSyntax.window(window),
+                exclusions: try exclusions.map { text throws(FunnelSyntax.Failure) in
+                    try FunnelSyntax.exclusion(text, stepCount: matchers.count)
+                }, stepMath: stepMath)
+            if let breakdown {
+                guard let source = FunnelBreakdown.Source(rawValue: breakdownType) else {
+                    throw ValidationError("--breakdown-type \(breakdownType): use event or person")
+                }
+                spec.breakdown = FunnelBreakdown(property: breakdown, source: source, attribution: try parsedAttribution())
+            }
+            if let problem = spec.problem() { throw ValidationError(problem) }
+            if let range = try conversionRange(steps: matchers.count), range.0 >= range.1 {
+                throw ValidationError("--time-to-convert \(timeToConvert ?? ""): the first step must come before the second")
+            }
+            return spec
+        } catch let failure as FunnelSyntax.Failure {
+            throw ValidationError(failure.description)
+        }
+    }
+
+    func parsedAttribution() throws -> FunnelBreakdown.Attribution {
+        switch attribution {
+        case "first_touch": return .firstTouch
+        case "last_touch": return .lastTouch
+        case "all_events": return .allEvents
+        default:
+            if attribution.hasPrefix("step:"), let step = Int(attribution.dropFirst(5)) { return .step(step) }
+            throw ValidationError("--attribution \(attribution): use first_touch, last_touch, all_events or step:N")
+        }
+    }
+
+    func conversionRange(steps: Int) throws -> (Int, Int)? {
+        guard let timeToConvert else { return nil }
+        let parts = timeToConvert.split(separator: "-").compactMap { Int($0) }
+        guard parts.count == 2, parts[0] >= 1, parts[1] <= steps else {
+            throw ValidationError("--time-to-convert \(timeToConvert): use I-J with steps 1 to \(steps), like 1-\(steps)")
+        }
+        return (parts[0], parts[1])
+    }
+
+    func scope() throws -> FunnelQueryScope {
+        func micros(_ text: String?, _ flag: String, plusDay: Bool) throws -> Int64? {
+            guard let text else { return nil }
+            let parts = text.split(separator: "-").compactMap { Int($0) }
+            guard parts.count == 3, let date = DateComponents(calendar: Calendar(identifier: .gregorian),
+                                                               timeZone: TimeZone(identifier: "UTC"),
+                                                               year: parts[0], month: parts[1], day: parts[2]).date,
+                  (1...12).contains(parts[1]), (1...31).contains(parts[2]) else {
+                throw ValidationError("--\(flag) \(text): not a date (YYYY-MM-DD)")
+            }
+            return Int64((date.timeIntervalSince1970 + (plusDay ? 86_400 : 0)) * 1_000_000)
+        }
+        return FunnelQueryScope(app: app, fromMicros: try micros(from, "from", plusDay: false),
+                                toMicros: try micros(to, "to", plusDay: true))
+    }
+
+    func run() throws {
+        let logger = logging.bootstrap(label: "funnel.query")
+        let (connection, _) = try database.connect(logger: logger)
+        let spec = try definition()
+        let result: FunnelQueryResult
+        do {
+            result = try FunnelQueryRunner(connection: connection).run(spec, scope: try scope())
+        } catch let error as FunnelQueryError {
+            throw CommandFailure.usage(error.description)
+        } catch let error as PostgresError where error.sqlState == .undefinedTable || error.sqlState == .undefinedFunction {
+            throw CommandFailure("the schema is missing or out of date (\(error.message)); run 'funnel migrate', then try again")
+        }
+        let range = try conversionRange(steps: spec.steps.count) ?? (1, spec.steps.count)
+        let conversion = result.timeToConvert(from: range.0, to: range.1, bins: bins)
+        switch format {
+        case "csv": print(result.csv(), terminator: "")
+        case "json": print(try result.json(timeToConvert: conversion), terminator: "")
+        default: print(result.text(timeToConvert: conversion), terminator: "")
+        }
+        if let usersOut {
+            do {
+                try result.usersCSV().write(toFile: usersOut, atomically: true, encoding: .utf8)
+            } catch {
+                throw CommandFailure("cannot write \(usersOut): \(error.localizedDescription)")
+            }
+        }
+    }
+}

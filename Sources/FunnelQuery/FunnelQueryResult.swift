@@ -140,8 +140,17 @@ struct FunnelTally {
             }
             return FunnelQueryResult.Series(value: value, steps: steps, excluded: rows.count - counted.count)
         }
-        // Largest first, as product-analytics tools list breakdown values; ties by value.
-        series.sort { ($0.steps[0].users, $1.value ?? "") > ($1.steps[0].users, $0.value ?? "") }
+        // Largest first, as product-analytics tools list breakdown values; ties by value, users
+        // without the property last.
+        series.sort { left, right in
+            if left.steps[0].users != right.steps[0].users { return left.steps[0].users > right.steps[0].users }
+            switch (left.value, right.value) {
+            case (nil, nil): return false
+            case (nil, _): return false
+            case (_, nil): return true
+            case (let a?, let b?): return a < b
+            }
+        }
         return FunnelQueryResult(app: app, spec: spec, scope: scope, series: series, users: users, eventsRead: eventsRead)
     }
 }

@@ -14,6 +14,11 @@ public enum FunnelSyntax {
         public var text: String
         public var message: String
 
+        public init(text: String, message: String) {
+            self.text = text
+            self.message = message
+        }
+
         public var description: String { "\"\(text)\": \(message)" }
     }
 

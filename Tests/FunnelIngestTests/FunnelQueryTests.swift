@@ -1,0 +1,197 @@
+import Foundation
+import FunnelCore
+import FunnelIngest
+import FunnelQuery
+import PostgresClient
+import Testing
+
+/// `funnel query funnel` over loaded events: filters in SQL, first-time steps, the date range,
+/// person breakdowns, strict funnels over every event, and the errors that name what is wrong.
+@Suite("Funnel queries over loaded events")
+struct FunnelQueryTests {
+    /// A database with a few users' custom events, installs and opens loaded.
+    static func loaded() throws -> LoaderFixture {
+        let db = try LoaderFixture()
+        func event(_ id: Int, _ user: String, _ name: String, _ time: String, _ properties: String = "{}") -> String {
+            #"{"event_id":"\#(id)","app_id":"a","user_id":"\#(user)","event":"\#(name)","occurred_at":"2024-05-\#(time)Z","properties":\#(properties)}"#
+        }
+        let lines = [
+            // u1: email signup in 10 minutes.
+            event(1, "u1", "signup_started", "01T10:00:00", #"{"plan":"pro","price":9.5}"#),
+            event(2, "u1", "signup_completed", "01T10:10:00", #"{"method":"email"}"#),
+            // u2: apple signup after an hour.
+            event(3, "u2", "signup_started", "01T10:00:00", #"{"plan":"free","price":0}"#),
+            event(4, "u2", "signup_completed", "01T11:00:00", #"{"method":"apple"}"#),
+            // u3: started twice (first on 28 April, before the range), completed by email.
+            event(5, "u3", "signup_started", "01T09:00:00", #"{"plan":"Pro Team"}"#),
+            event(6, "u3", "signup_completed", "01T09:05:00", #"{"method":"email"}"#),
+            // u4: starts on the last day of the range, completes after it.
+            event(7, "u4", "signup_started", "03T23:50:00", #"{"plan":"pro"}"#),
+            event(8, "u4", "signup_completed", "04T00:05:00", #"{"method":"email"}"#),
+        ]
+        let early = #"{"event_id":"0","app_id":"a","user_id":"u3","event":"signup_started","occurred_at":"2024-04-28T09:00:00Z","properties":{}}"#
+        let installs = installsHeader + "i1,a,u1,2024-05-01T09:00:00Z,adnova,ios,DE,,,\ni2,a,u2,2024-05-01T09:00:00Z,organic,android,US,,,\n"
+            + "i3,a,u3,2024-04-28T08:00:00Z,adnova,android,US,,,\n"
+        let opens = "event_id,app_id,user_id,opened_at\no1,a,u1,2024-05-01T10:05:00Z\n"
+        let reports = try db.ingest([
+            try db.file("events.ndjson", ([early] + lines).joined(separator: "\n") + "\n"),
+            try db.file("installs.csv", installs), try db.file("opens.csv", opens),
+        ])
+        #expect(reports.allSatisfy { $0.status == .loaded })
+        return db
+    }
+
+    static func spec(_ steps: [String], window: String = "2h", order: EventFunnelOrder = .ordered,
+                     exclusions: [String] = [], stepMath: StepMath = .total) throws -> EventFunnelSpec {
+        let matchers = try steps.map { text throws(FunnelSyntax.Failure) in try FunnelSyntax.matcher(text) }
+        return EventFunnelSpec(steps: matchers, order: order, windowMicros: try FunnelSyntax.window(window),
+                               exclusions: try exclusions.map { text throws(FunnelSyntax.Failure) in
+                                   try FunnelSyntax.exclusion(text, stepCount: matchers.count) },
+                               stepMath: stepMath)
+    }
+
+    static func counts(_ db: LoaderFixture, _ spec: EventFunnelSpec, scope: FunnelQueryScope = FunnelQueryScope(app: "a")) throws -> [Int] {
+        try FunnelQueryRunner(connection: db.connection).run(spec, scope: scope).series.first?.steps.map(\.users) ?? []
+    }
+
+    static func day(_ text: String) -> Int64 {
+        let parts = text.split(separator: "-").map { Int($0)! }
+        let date = DateComponents(calendar: Calendar(identifier: .gregorian), timeZone: TimeZone(identifier: "UTC"),
+                                  year: parts[0], month: parts[1], day: parts[2]).date!
+        return Int64(date.timeIntervalSince1970 * 1_000_000)
+    }
+
+    @Test("property filters, each operator, decide which events fill a step")
+    func filters() throws {
+        let db = try Self.loaded()
+        let cases: [(String, Int)] = [
+            ("signup_completed where method = email", 3),
+            ("signup_completed where method != email", 1),
+            ("signup_completed where method in (email, apple)", 4),
+            ("signup_completed where method not in (email)", 1),
+            ("signup_completed where method contains MAI", 3),
+            ("signup_completed where method not contains mai", 1),
+            ("signup_completed where method ~ '^a'", 1),
+            ("signup_completed where method !~ '^a'", 3),
+            ("signup_completed where method is set", 4),
+            ("signup_completed where coupon is not set", 4),
+        ]
+        for (step, converted) in cases {
+            #expect(try Self.counts(db, try Self.spec(["signup_started", step], window: "1d")) == [4, converted], "\(step)")
+        }
+        #expect(try Self.counts(db, try Self.spec(["signup_started where price > 1", "signup_completed"], window: "1d")) == [1, 1])
+        #expect(try Self.counts(db, try Self.spec(["signup_started where price < 1", "signup_completed"], window: "1d")) == [1, 1])
+        #expect(try Self.counts(db, try Self.spec(["signup_started where plan = 'Pro Team'", "signup_completed"], window: "1d")) == [1, 1])
+    }
+
+    @Test("the window is absolute time: 30 minutes keeps the fast signups only")
+    func window() throws {
+        let db = try Self.loaded()
+        #expect(try Self.counts(db, try Self.spec(["signup_started", "signup_completed"], window: "30m")) == [4, 3])
+        #expect(try Self.counts(db, try Self.spec(["signup_started", "signup_completed"], window: "1h")) == [4, 4])
+    }
+
+    @Test("the date range applies to step 1: a completion after the range still counts within the window")
+    func dateRange() throws {
+        let db = try Self.loaded()
+        let scope = FunnelQueryScope(app: "a", fromMicros: Self.day("2024-05-01"), toMicros: Self.day("2024-05-04"))
+        #expect(try Self.counts(db, try Self.spec(["signup_started", "signup_completed"], window: "1h"), scope: scope) == [4, 4])
+        let firstDay = FunnelQueryScope(app: "a", fromMicros: Self.day("2024-05-01"), toMicros: Self.day("2024-05-02"))
+        #expect(try Self.counts(db, try Self.spec(["signup_started", "signup_completed"], window: "1h"), scope: firstDay) == [3, 3])
+    }
+
+    @Test("first-time step math: only a user's first ever occurrence of a step counts")
+    func firstTime() throws {
+        let db = try Self.loaded()
+        let scope = FunnelQueryScope(app: "a", fromMicros: Self.day("2024-05-01"), toMicros: Self.day("2024-05-04"))
+        // u3's first signup_started was on 28 April, before the range: not in the funnel.
+        #expect(try Self.counts(db, try Self.spec(["signup_started", "signup_completed"], window: "1h", stepMath: .firstTime),
+                                scope: scope) == [3, 3])
+        #expect(try Self.counts(db, try Self.spec(["signup_started", "signup_completed"], window: "1h"), scope: scope) == [4, 4])
+    }
+
+    @Test("every kind is a step: install then a custom event, install then app_open")
+    func builtInKinds() throws {
+        let db = try Self.loaded()
+        // u3 installed on 28 April and started that day; the completion three days later is out of the window.
+        #expect(try Self.counts(db, try Self.spec(["install", "signup_started", "signup_completed"], window: "1d")) == [3, 3, 2])
+        #expect(try Self.counts(db, try Self.spec(["install", "app_open"], window: "1d")) == [3, 1])
+    }
+
+    @Test("strict funnels read every event of the user: an app_open in between breaks the step")
+    func strictReadsEverything() throws {
+        let db = try Self.loaded()
+        #expect(try Self.counts(db, try Self.spec(["signup_started", "signup_completed"], window: "1d", order: .strict)) == [4, 3])
+        #expect(try Self.counts(db, try Self.spec(["signup_started", "signup_completed"], window: "1d")) == [4, 4])
+    }
+
+    @Test("an exclusion between the steps leaves the user out; a person breakdown uses the first install")
+    func exclusionAndPersonBreakdown() throws {
+        let db = try Self.loaded()
+        #expect(try Self.counts(db, try Self.spec(["signup_started", "signup_completed"], window: "1d", exclusions: ["app_open"])) == [3, 3])
+        var spec = try Self.spec(["signup_started", "signup_completed where method = email"], window: "1d")
+        spec.breakdown = FunnelBreakdown(property: "network", source: .person)
+        let result = try FunnelQueryRunner(connection: db.connection).run(spec, scope: FunnelQueryScope(app: "a"))
+        #expect(result.series.map(\.value) == ["adnova", "organic", nil])
+        #expect(result.series.map { $0.steps.map(\.users) } == [[2, 2], [1, 0], [1, 1]])
+        spec.breakdown = FunnelBreakdown(property: "plan", source: .event, attribution: .firstTouch)
+        let byPlan = try FunnelQueryRunner(connection: db.connection).run(spec, scope: FunnelQueryScope(app: "a"))
+        #expect(Dictionary(uniqueKeysWithValues: byPlan.series.map { ($0.value ?? "-", $0.steps.map(\.users)) })
+            == ["pro": [2, 2], "free": [1, 0], "Pro Team": [1, 1]])
+    }
+
+    @Test("time to convert: average, median and bins over the users who reached the step")
+    func timeToConvert() throws {
+        let db = try Self.loaded()
+        let result = try FunnelQueryRunner(connection: db.connection).run(
+            try Self.spec(["signup_started", "signup_completed"], window: "1d"), scope: FunnelQueryScope(app: "a"))
+        let conversion = result.timeToConvert(from: 1, to: 2, bins: 2)
+        // 10, 60, 5 and 15 minutes.
+        #expect(conversion.users == 4)
+        #expect(conversion.averageSeconds == 1_350)
+        #expect(conversion.medianSeconds == 750)
+        #expect(conversion.bins.map(\.users) == [3, 1])
+        #expect(conversion.bins.first?.fromSeconds == 300)
+        #expect(result.usersCSV().split(separator: "\n").count == 5)
+    }
+
+    @Test("bad definitions are refused naming the event, the property or the pattern")
+    func errors() throws {
+        let db = try Self.loaded()
+        let runner = FunnelQueryRunner(connection: db.connection)
+        #expect(throws: FunnelQueryError("app a has no event named signup_finished; event names are case-sensitive "
+            + "(install, app_open, purchase, invite_sent, ux_<type>, onboarding steps and custom events)")) {
+            _ = try runner.run(try Self.spec(["signup_started", "signup_finished"]), scope: FunnelQueryScope(app: "a"))
+        }
+        #expect(throws: FunnelQueryError("step 2 (signup_completed where channel = x): no signup_completed event has a property channel")) {
+            _ = try runner.run(try Self.spec(["signup_started", "signup_completed where channel = x"]), scope: FunnelQueryScope(app: "a"))
+        }
+        #expect(throws: FunnelQueryError.self) {
+            _ = try runner.run(try Self.spec(["signup_started", "signup_completed where method ~ '('"]), scope: FunnelQueryScope(app: "a"))
+        }
+    }
+
+    @Test("the command line answers the issue's example in text, CSV and JSON")
+    func commandLine() throws {
+        let db = try Self.loaded()
+        let arguments = ["query", "funnel", "--app", "a", "--step", "signup_started", "--step", "signup_completed where method = email",
+                         "--window", "30m", "--exclude", "app_open", "--breakdown", "platform", "--breakdown-type", "person"]
+        let json = try db.run(arguments + ["--format", "json"])
+        #expect(json.status == 0, "\(json.stderr)")
+        let document = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        let series = document?["series"] as? [[String: Any]] ?? []
+        let users = series.map { ($0["breakdown"] as? String ?? "-", ($0["steps"] as? [[String: Any]] ?? []).map { $0["users"] as? Int ?? -1 }) }
+        // android: u2 (apple, not email) and u3 (email in 5 minutes); no install: u4 (email in 15
+        // minutes); ios: u1, whose app_open between the steps excludes them.
+        #expect(users.map(\.0) == ["android", "-", "ios"])
+        #expect(users.map(\.1) == [[2, 1], [1, 1], [0, 0]])
+        #expect(series.last?["excluded"] as? Int == 1)
+        let text = try db.run(arguments)
+        #expect(text.stdout.contains("platform = android"))
+        let csv = try db.run(arguments + ["--format", "csv"])
+        #expect(csv.stdout.hasPrefix("breakdown,step,event,users,conversion_from_first"))
+        let bad = try db.run(["query", "funnel", "--step", "signup_started", "--step", "x", "--window", "0m"])
+        #expect(bad.status == 64 || bad.status == 2)
+        #expect(bad.stderr.contains("the window must be longer than 0"))
+    }
+}

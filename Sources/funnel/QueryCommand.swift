@@ -41,7 +41,7 @@ struct FunnelQueryCommand: ParsableCommand {
     @Option(help: ArgumentHelp("ordered, strict or unordered.", valueName: "order"))
     var order = "ordered"
 
-    @Option(help: ArgumentHelp("Conversion window from the first step: 45s, 30m, 1h, 7d, 2w.", valueName: "window"))
+    @Option(help: ArgumentHelp("Conversion window from the first step: 45s, 30m, 1h, 7d, 2w, 1mo (31 days).", valueName: "window"))
     var window = "14d"
 
     @Option(name: .customLong("exclude"), help: ArgumentHelp("An exclusion: 'event [where ...] [between I and J]'.", valueName: "exclusion"))

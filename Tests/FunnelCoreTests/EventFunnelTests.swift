@@ -268,6 +268,7 @@ struct EventFunnelTests {
         #expect(try FunnelSyntax.window("30m") == 30 * Self.minute)
         #expect(try FunnelSyntax.window("2 weeks") == 14 * 24 * 60 * Self.minute)
         #expect(try FunnelSyntax.window("45s") == 45_000_000)
+        #expect(try FunnelSyntax.window("1mo") == 31 * 24 * 60 * Self.minute)
         #expect(throws: FunnelSyntax.Failure(text: "0m", message: "the window must be longer than 0")) { try FunnelSyntax.window("0m") }
         #expect(throws: FunnelSyntax.Failure.self) { try FunnelSyntax.window("soon") }
         #expect(throws: FunnelSyntax.Failure(text: "a where b", message:

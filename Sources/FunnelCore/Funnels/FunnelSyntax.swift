@@ -7,7 +7,8 @@
 ///   spaces or symbols is quoted, `'Sign up'`;
 /// - an exclusion: a step, then optionally `between 1 and 3` (steps, 1-based; default the
 ///   whole funnel);
-/// - a window: a number and a unit, `45s`, `30m`, `1h`, `7d`, `2w` (or the unit spelt out).
+/// - a window: a number and a unit, `45s`, `30m`, `1h`, `7d`, `2w`, `1mo` (or the unit spelt out;
+///   a month is 31 days, as in PostHog).
 public enum FunnelSyntax {
     /// A piece of funnel text that cannot be read, with what was expected.
     public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
@@ -56,10 +57,11 @@ public enum FunnelSyntax {
         case "h", "hour", "hours": 3_600
         case "d", "day", "days": 86_400
         case "w", "week", "weeks": 604_800
+        case "mo", "month", "months": 2_678_400  // 31 days, as PostHog counts a month
         default: nil
         }
         guard let count = Int64(digits), let seconds else {
-            throw Failure(text: text, message: "not a window; use a number and a unit: 45s, 30m, 1h, 7d, 2w")
+            throw Failure(text: text, message: "not a window; use a number and a unit: 45s, 30m, 1h, 7d, 2w, 1mo")
         }
         guard count > 0 else { throw Failure(text: text, message: "the window must be longer than 0") }
         guard count <= 3_650 * 86_400 / seconds else { throw Failure(text: text, message: "the window is longer than 10 years") }

@@ -306,3 +306,153 @@ struct BTYDPlantedTruthTests {
         #expect(abs(predicted / nextValues - 1) < 0.02)
     }
 }
+
+// MARK: - CDNOW reproduction
+
+/// The CDNOW sample (2,357 customers of CDNOW's first-quarter-1997 cohort) as shipped in the PyPI
+/// package lifetimes 0.11.3: `CDNOW_sample.txt` (customer id, id, yyyymmdd, CDs, dollars) and
+/// `cdnow_customers_summary.csv` (ID, frequency, recency, T: the paper's calibration statistics,
+/// in weeks to 2 decimals). Not in the repository (licence unclear): `make cdnow` puts both in
+/// .cache/cdnow/ at the package root; FUNNEL_CDNOW_DIR names another directory.
+enum CDNOWData {
+    static let files = ["CDNOW_sample.txt", "cdnow_customers_summary.csv"]
+
+    static let directory: String? = {
+        let packageRoot = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let fromEnvironment: String? = ProcessInfo.processInfo.environment["FUNNEL_CDNOW_DIR"]
+        let candidates: [String] = [fromEnvironment, packageRoot.appendingPathComponent(".cache/cdnow").path].compactMap { $0 }
+        return candidates.first { directory in
+            files.allSatisfy { FileManager.default.fileExists(atPath: directory + "/" + $0) }
+        }
+    }()
+
+    static func read(_ name: String) throws -> String {
+        try String(contentsOfFile: try #require(directory) + "/" + name, encoding: .utf8)
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil).
+    static func days(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    /// One customer's calibration statistics built from the transactions the way the paper (and
+    /// the summary file) does: purchases on the same day are one purchase (their dollars added),
+    /// the clock starts at the first purchase, calibration ends on 1997-09-30 inclusive, time in
+    /// weeks = days / 7; the mean spend is over the repeat purchases only.
+    struct Customer {
+        let history: PurchaseHistory
+        let meanRepeatSpend: Double
+    }
+
+    static func customersFromTransactions() throws -> [Int: Customer] {
+        let calibrationEnd = days(year: 1997, month: 9, day: 30)
+        var spendByDay: [Int: [Int: Double]] = [:]
+        for line in try read("CDNOW_sample.txt").split(whereSeparator: \.isNewline) {
+            let fields = line.split(separator: " ")
+            guard fields.count == 5, let id = Int(fields[1]), let date = Int(fields[2]),
+                  let dollars = Double(fields[4]) else { continue }
+            let day = days(year: date / 10000, month: date / 100 % 100, day: date % 100)
+            guard day <= calibrationEnd else { continue }
+            spendByDay[id, default: [:]][day, default: 0] += dollars
+        }
+        return spendByDay.mapValues { byDay in
+            let purchaseDays = byDay.keys.sorted()
+            let first = purchaseDays[0]
+            let repeats = purchaseDays.dropFirst()
+            let spend = repeats.reduce(0.0) { $0 + byDay[$1]! }
+            return Customer(
+                history: PurchaseHistory(x: repeats.count, tx: Double(purchaseDays.last! - first) / 7,
+                                         T: Double(calibrationEnd - first) / 7),
+                meanRepeatSpend: repeats.isEmpty ? 0 : spend / Double(repeats.count))
+        }
+    }
+
+    /// The summary file's rows by ID.
+    static func publishedSummary() throws -> [Int: PurchaseHistory] {
+        var result: [Int: PurchaseHistory] = [:]
+        for line in try read("cdnow_customers_summary.csv").split(whereSeparator: \.isNewline).dropFirst() {
+            let f = line.split(separator: ",")
+            guard f.count == 4, let id = Int(f[0]), let x = Int(f[1]), let tx = Double(f[2]), let T = Double(f[3])
+            else { continue }
+            result[id] = PurchaseHistory(x: x, tx: tx, T: T)
+        }
+        return result
+    }
+}
+
+/// `value` and `published` agree to 3 significant digits: |value − published| is at most half a
+/// unit of the third significant digit of `published`.
+private func agreesTo3Digits(_ value: Double, _ published: Double) -> Bool {
+    let unit = pow(10, floor(log10(abs(published))) - 2)
+    return abs(value - published) <= 0.5 * unit
+}
+
+@Suite("BTYD: CDNOW reproduction")
+struct CDNOWReproductionTests {
+    @Test("the transactions summarise to the published calibration statistics (x, tx, T) of all 2,357 customers",
+          .enabled(if: CDNOWData.directory != nil,
+                   "no CDNOW sample: run make cdnow, or set FUNNEL_CDNOW_DIR"))
+    func summaryFromTransactions() throws {
+        let built = try CDNOWData.customersFromTransactions()
+        let published = try CDNOWData.publishedSummary()
+        #expect(built.count == 2357)
+        #expect(Set(built.keys).symmetricDifference(published.keys).isEmpty)
+        var mismatches = 0
+        for (id, row) in published {
+            guard let mine = built[id]?.history else { mismatches += 1; continue }
+            let round2 = { (v: Double) in (v * 100).rounded() / 100 }
+            if mine.x != row.x || abs(round2(mine.tx) - row.tx) > 1e-9 || abs(round2(mine.T) - row.T) > 1e-9 {
+                mismatches += 1
+            }
+        }
+        #expect(mismatches == 0)
+    }
+
+    @Test("BG/NBD on the CDNOW calibration data: r = 0.243, α = 4.414, a = 0.793, b = 2.426, LL = −9582.4 (Fader, Hardie & Lee 2005)",
+          .enabled(if: CDNOWData.directory != nil,
+                   "no CDNOW sample: run make cdnow, or set FUNNEL_CDNOW_DIR"))
+    func bgnbd() throws {
+        let published = try CDNOWData.publishedSummary()
+        let grouped = PurchaseHistory.grouped(published.values)
+        let fit = try #require(BGNBD.fit(grouped))
+        let m = fit.model
+        print("CDNOW BG/NBD (summary file): r=\(m.r) alpha=\(m.alpha) a=\(m.a) b=\(m.b) LL=\(fit.logLikelihood) rows=\(grouped.count)")
+        #expect(fit.customers == 2357)
+        #expect(agreesTo3Digits(m.r, 0.243), "r = \(m.r)")
+        #expect(agreesTo3Digits(m.alpha, 4.414), "alpha = \(m.alpha)")
+        #expect(agreesTo3Digits(m.a, 0.793), "a = \(m.a)")
+        #expect(agreesTo3Digits(m.b, 2.426), "b = \(m.b)")
+        #expect(abs(fit.logLikelihood - -9582.4) < 0.05, "LL = \(fit.logLikelihood)")
+
+        // The same from the raw transactions (unrounded weeks).
+        let built = try CDNOWData.customersFromTransactions()
+        let raw = try #require(BGNBD.fit(PurchaseHistory.grouped(built.values.map(\.history))))
+        let n = raw.model
+        print("CDNOW BG/NBD (transactions): r=\(n.r) alpha=\(n.alpha) a=\(n.a) b=\(n.b) LL=\(raw.logLikelihood)")
+        #expect(agreesTo3Digits(n.r, 0.243) && agreesTo3Digits(n.alpha, 4.414)
+                && agreesTo3Digits(n.a, 0.793) && agreesTo3Digits(n.b, 2.426))
+        #expect(abs(raw.logLikelihood - -9582.4) < 0.5, "LL = \(raw.logLikelihood)")
+    }
+
+    @Test("Gamma-Gamma on CDNOW's repeat buyers: p = 6.25, q = 3.74, γ = 15.44 (Fader & Hardie 2013)",
+          .enabled(if: CDNOWData.directory != nil,
+                   "no CDNOW sample: run make cdnow, or set FUNNEL_CDNOW_DIR"))
+    func gammaGamma() throws {
+        let built = try CDNOWData.customersFromTransactions()
+        let spenders = built.values.filter { $0.history.x > 0 }
+            .map { SpendHistory(x: $0.history.x, meanSpend: $0.meanRepeatSpend) }
+        #expect(spenders.count == 946)
+        let fit = try #require(GammaGamma.fit(spenders))
+        let m = fit.model
+        print("CDNOW Gamma-Gamma: p=\(m.p) q=\(m.q) gamma=\(m.gamma) LL=\(fit.logLikelihood)")
+        #expect(agreesTo3Digits(m.p, 6.25), "p = \(m.p)")
+        #expect(agreesTo3Digits(m.q, 3.74), "q = \(m.q)")
+        #expect(agreesTo3Digits(m.gamma, 15.44), "gamma = \(m.gamma)")
+    }
+}

@@ -42,6 +42,15 @@ struct BTYDHandComputedTests {
         #expect(close(total, 3 * -0.5547132764381585 + 2 * -9.45860630706627, relative: 1e-12))
     }
 
+    @Test("a history from purchase times: repeats on distinct times up to the end, the clock from the first")
+    func historyFromTimes() {
+        let history = PurchaseHistory(purchaseTimes: [5, 2, 2, 9, 12.5, 3], observedUntil: 10)
+        #expect(history == PurchaseHistory(x: 3, tx: 7, T: 8))
+        #expect(PurchaseHistory(purchaseTimes: [4], observedUntil: 10) == PurchaseHistory(x: 0, tx: 0, T: 6))
+        #expect(PurchaseHistory(purchaseTimes: [11, 12], observedUntil: 10) == nil)
+        #expect(PurchaseHistory(purchaseTimes: [], observedUntil: 10) == nil)
+    }
+
     @Test("grouping counts identical histories once with their count as weight")
     func grouping() {
         let histories = [
@@ -246,9 +255,13 @@ func simulateBGNBD(_ truth: BGNBD, customers: Int, holdout: Double, seed: UInt64
 struct BTYDPlantedTruthTests {
     static let truth = BGNBD(r: 0.6, alpha: 5, a: 0.9, b: 3.0)
 
-    @Test("BG/NBD: 20,000 simulated customers over up to 52 periods recover (r, α, a, b) within 10%, and predict the holdout within 3%")
+    /// Tolerances: over seeds 1...10 (50,000 customers each, release build) the fitted r and α were
+    /// within 5% of the truth, a within 4% and b within 7.3% (a and b are the weakly identified pair:
+    /// with 20,000 customers b strayed by up to 14%); the 26-period holdout mean was predicted within
+    /// 1.5%, and among heavy buyers within 2.1%.
+    @Test("BG/NBD: 50,000 simulated customers over up to 52 periods recover (r, α, a, b) within 10%, and predict the holdout within 3%")
     func bgnbdRecovery() throws {
-        let simulated = simulateBGNBD(Self.truth, customers: 20_000, holdout: 26, seed: 2024)
+        let simulated = simulateBGNBD(Self.truth, customers: 50_000, holdout: 26, seed: 2024)
         let grouped = PurchaseHistory.grouped(simulated.map(\.history))
         #expect(grouped.count < simulated.count)
         let fit = try #require(BGNBD.fit(grouped))
@@ -276,18 +289,20 @@ struct BTYDPlantedTruthTests {
         } / Double(heavy.count)
         print("heavy (\(heavy.count)) observed \(heavyObserved) predicted \(heavyPredicted)")
         #expect(abs(heavyPredicted / heavyObserved - 1) < 0.05)
-        // P(alive) against the simulated truth of who is still alive is not observable here;
-        // instead: customers silent for long are predicted to buy less than recent ones.
     }
 
-    @Test("Gamma-Gamma: 20,000 simulated spenders recover (p, q, γ) within 10% and predict the next transaction's value within 2%")
+    /// Tolerances: over seeds 77...82 (50,000 spenders) p, q and γ were within 3% of the truth (p and
+    /// γ move against each other: with 20,000 spenders γ strayed by up to 10%), the population mean
+    /// spend pγ/(q − 1) within 0.6%, the predicted next transaction value within 0.4%.
+    @Test("Gamma-Gamma: 50,000 simulated spenders recover (p, q, γ) within 10%, the mean spend within 2%, and predict the next transaction's value within 1%")
     func gammaGammaRecovery() throws {
         let truth = GammaGamma(p: 6, q: 4, gamma: 15)
         var random = SplitMix64(seed: 77)
         var data: [SpendHistory] = []
         var nextValues = 0.0
-        for _ in 0..<20_000 {
-            // Repeat purchases 1 + Poisson-like geometric count.
+        let spenders = 50_000
+        for _ in 0..<spenders {
+            // Repeat purchases: 1 + a geometric-like count (mean about 3).
             let x = 1 + Int(random.exponential(rate: 0.4))
             let nu = random.gamma(shape: truth.q, rate: truth.gamma)
             var sum = 0.0
@@ -301,9 +316,10 @@ struct BTYDPlantedTruthTests {
         #expect(abs(m.p / truth.p - 1) < 0.10, "p = \(m.p)")
         #expect(abs(m.q / truth.q - 1) < 0.10, "q = \(m.q)")
         #expect(abs(m.gamma / truth.gamma - 1) < 0.10, "gamma = \(m.gamma)")
+        #expect(abs(m.meanSpend / truth.meanSpend - 1) < 0.02, "mean spend = \(m.meanSpend)")
         let predicted = data.reduce(0.0) { $0 + m.conditionalExpectedSpend(x: $1.x, meanSpend: $1.meanSpend) }
-        print("next value observed \(nextValues / 20_000) predicted \(predicted / 20_000)")
-        #expect(abs(predicted / nextValues - 1) < 0.02)
+        print("next value observed \(nextValues / Double(spenders)) predicted \(predicted / Double(spenders))")
+        #expect(abs(predicted / nextValues - 1) < 0.01)
     }
 }
 
@@ -366,10 +382,9 @@ enum CDNOWData {
             let first = purchaseDays[0]
             let repeats = purchaseDays.dropFirst()
             let spend = repeats.reduce(0.0) { $0 + byDay[$1]! }
-            return Customer(
-                history: PurchaseHistory(x: repeats.count, tx: Double(purchaseDays.last! - first) / 7,
-                                         T: Double(calibrationEnd - first) / 7),
-                meanRepeatSpend: repeats.isEmpty ? 0 : spend / Double(repeats.count))
+            let history = PurchaseHistory(purchaseTimes: purchaseDays.map { Double($0 - first) / 7 },
+                                          observedUntil: Double(calibrationEnd - first) / 7)!
+            return Customer(history: history, meanRepeatSpend: repeats.isEmpty ? 0 : spend / Double(repeats.count))
         }
     }
 

@@ -323,6 +323,41 @@ struct BTYDPlantedTruthTests {
     }
 }
 
+@Suite("BTYD: units")
+struct BTYDUnitTests {
+    @Test("BG/NBD in days instead of weeks: the same r, a, b and α × 7")
+    func bgnbdTimeUnit() throws {
+        let simulated = simulateBGNBD(BTYDPlantedTruthTests.truth, customers: 5_000, holdout: 0, seed: 5)
+        let weeks = try #require(BGNBD.fit(PurchaseHistory.grouped(simulated.map(\.history)))).model
+        let days = try #require(BGNBD.fit(PurchaseHistory.grouped(simulated.map {
+            PurchaseHistory(x: $0.history.x, tx: $0.history.tx * 7, T: $0.history.T * 7)
+        }))).model
+        #expect(abs(days.r / weeks.r - 1) < 1e-4, "r \(days.r) vs \(weeks.r)")
+        #expect(abs(days.alpha / (7 * weeks.alpha) - 1) < 1e-4, "alpha \(days.alpha) vs 7 × \(weeks.alpha)")
+        #expect(abs(days.a / weeks.a - 1) < 1e-4, "a \(days.a) vs \(weeks.a)")
+        #expect(abs(days.b / weeks.b - 1) < 1e-4, "b \(days.b) vs \(weeks.b)")
+    }
+
+    @Test("Gamma-Gamma in cents instead of dollars: the same p and q and γ × 100")
+    func gammaGammaCurrencyUnit() throws {
+        var random = SplitMix64(seed: 11)
+        var dollars: [SpendHistory] = []
+        for _ in 0..<5_000 {
+            let x = 1 + Int(random.exponential(rate: 0.4))
+            let nu = random.gamma(shape: 4, rate: 15)
+            var sum = 0.0
+            for _ in 0..<x { sum += random.gamma(shape: 6, rate: nu) }
+            dollars.append(SpendHistory(x: x, meanSpend: sum / Double(x)))
+        }
+        let cents = dollars.map { SpendHistory(x: $0.x, meanSpend: $0.meanSpend * 100) }
+        let inDollars = try #require(GammaGamma.fit(dollars)).model
+        let inCents = try #require(GammaGamma.fit(cents)).model
+        #expect(abs(inCents.p / inDollars.p - 1) < 1e-4, "p \(inCents.p) vs \(inDollars.p)")
+        #expect(abs(inCents.q / inDollars.q - 1) < 1e-4, "q \(inCents.q) vs \(inDollars.q)")
+        #expect(abs(inCents.gamma / (100 * inDollars.gamma) - 1) < 1e-4, "gamma \(inCents.gamma) vs 100 × \(inDollars.gamma)")
+    }
+}
+
 // MARK: - CDNOW reproduction
 
 /// The CDNOW sample (2,357 customers of CDNOW's first-quarter-1997 cohort) as shipped in the PyPI

@@ -15,6 +15,7 @@ public struct PurchaseHistory: Sendable, Hashable {
     public let T: Double
 
     public init(x: Int, tx: Double, T: Double) {
+        precondition(x >= 0, "a purchase count cannot be negative")
         self.x = x
         self.tx = tx
         self.T = T
@@ -212,7 +213,8 @@ public struct BGNBD: Sendable, Equatable {
     ///     / (1 + [x > 0] · a/(b+x−1) · ((α+T)/(α+tx))^(r+x))
     ///
     /// The 2F1 and both powers are taken in log space (see `SpecialFunctions.logHypergeometric2F1`),
-    /// so large x and long horizons do not overflow.
+    /// so large x and long horizons do not overflow. NaN if the 2F1 series does not converge
+    /// (z = t/(α+T+t) extremely close to 1, i.e. a horizon many thousand times α + T).
     public func expectedPurchases(t: Double, x: Int, tx: Double, T: Double) -> Double {
         guard t > 0 else { return 0 }
         let xd = Double(x)

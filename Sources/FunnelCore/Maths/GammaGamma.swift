@@ -58,8 +58,10 @@ public struct GammaGamma: Sendable, Equatable {
     }
 
     /// Maximum-likelihood fit: Nelder–Mead with restarts over (ln p, ln q, ln γ), from `start` (all
-    /// 1 when nil). Customers with x < 1 or a non-positive mean spend are left out (no information
-    /// / outside the model). Returns nil when none is left.
+    /// 1 when nil) and from a start scaled to the data (p = 1, q = 2, γ = the mean spend, whose
+    /// population mean spend is the observed one), keeping the better. Customers with x < 1 or a
+    /// non-positive mean spend are left out (no information / outside the model). Returns nil when
+    /// none is left.
     public static func fit(_ data: [SpendHistory], start: GammaGamma? = nil,
                            minimiser: NelderMead = NelderMead()) -> Fit? {
         let usable = data.filter { $0.x >= 1 && $0.meanSpend > 0 && $0.meanSpend.isFinite && $0.weight > 0 }
@@ -70,9 +72,17 @@ public struct GammaGamma: Sendable, Equatable {
             let model = GammaGamma(p: exp(theta[0]), q: exp(theta[1]), gamma: exp(theta[2]))
             return -model.logLikelihood(usable) / customers
         }
-        let from: [Double] = start.map { [log($0.p), log($0.q), log($0.gamma)] } ?? [0, 0, 0]
-        let result = minimiser.minimize(objective, from: from)
-        guard result.value.isFinite else { return nil }
+        let meanSpend = usable.reduce(0) { $0 + $1.weight * $1.meanSpend } / customers
+        let starts: [[Double]] = [
+            start.map { [log($0.p), log($0.q), log($0.gamma)] } ?? [0, 0, 0],
+            [0, log(2), log(meanSpend)],
+        ]
+        var best: NelderMead.Result?
+        for point in starts {
+            let result = minimiser.minimize(objective, from: point)
+            if best == nil || result.value < best!.value { best = result }
+        }
+        guard let result = best, result.value.isFinite else { return nil }
         let model = GammaGamma(p: exp(result.point[0]), q: exp(result.point[1]), gamma: exp(result.point[2]))
         return Fit(model: model, logLikelihood: -result.value * customers, customers: customers, optimizer: result)
     }

@@ -8,7 +8,7 @@ import Testing
 // gamma ratio from math.lgamma, then math.log(L) (no log-sum-exp); 2F1 by the plain power series
 // Σ (a)_k (b)_k / ((c)_k k!) z^k summed over 20,000 (200,000 for z = 0.9) terms in float; eq. 9
 // and eq. 10 of Fader, Hardie & Lee (2005) with that series; the Gamma-Gamma log density term by
-// term with math.lgamma and math.log.
+// term with math.lgamma and math.log. The script is at the end of this file.
 
 /// The CDNOW parameters published by Fader, Hardie & Lee (2005).
 private let cdnowBGNBD = BGNBD(r: 0.243, alpha: 4.414, a: 0.793, b: 2.426)
@@ -506,3 +506,40 @@ struct CDNOWReproductionTests {
         #expect(agreesTo3Digits(m.gamma, 15.44), "gamma = \(m.gamma)")
     }
 }
+
+// The python3 script behind the "python" reference values above (python3 script.py prints them):
+//
+// # Independent reference values for BTYDTests: only the math module, the likelihood in linear space
+// # (no log-sum-exp), 2F1 by the plain power series with many terms.
+// from math import lgamma, exp, log, asin
+// def B(a,b): return exp(lgamma(a)+lgamma(b)-lgamma(a+b))
+// def bgnbd_ll(r,al,a,b,x,tx,T):
+//     g = exp(lgamma(r+x)-lgamma(r)) * al**r
+//     L = B(a,b+x)/B(a,b) * g / (al+T)**(r+x)
+//     if x>0: L += B(a+1,b+x-1)/B(a,b) * g / (al+tx)**(r+x)
+//     return log(L)
+// def f21(a,b,c,z,n=20000):
+//     s=t=1.0
+//     for k in range(n):
+//         t*= (a+k)*(b+k)/((c+k)*(k+1))*z; s+=t
+//     return s
+// P=(0.243,4.414,0.793,2.426)
+// for h in [(0,0.0,38.86),(2,30.43,38.86),(1,1.71,38.86),(7,29.43,32.71)]:
+//     print('ll',h, repr(bgnbd_ll(*P,*h)))
+// r,al,a,b=P
+// def cond(t,x,tx,T):
+//     z=t/(al+T+t)
+//     num=(a+b+x-1)/(a-1)*(1-((al+T)/(al+T+t))**(r+x)*f21(r+x,b+x,a+b+x-1,z))
+//     den=1+(x>0)*a/(b+x-1)*((al+T)/(al+tx))**(r+x)
+//     return num/den
+// print('cond 39 (2,30.43,38.86)', repr(cond(39,2,30.43,38.86)))
+// print('cond 52 (7,29.43,32.71)', repr(cond(52,7,29.43,32.71)))
+// print('uncond 39', repr((a+b-1)/(a-1)*(1-(al/(al+39))**r*f21(r,b,a+b-1,39/(al+39)))))
+// print('palive (2,30.43,38.86)', repr(1/(1+a/(b+2-1)*((al+38.86)/(al+30.43))**(r+2))))
+// print('f21 (10.24,12.4;12.2;0.6)', repr(f21(10.24,12.4,12.2,0.6)))
+// print('f21 (0.243,2.426;2.219;0.9)', repr(f21(0.243,2.426,2.219,0.9,200000)))
+// def gg_ll(p,q,v,x,m):
+//     px=p*x
+//     return lgamma(px+q)-lgamma(px)-lgamma(q)+q*log(v)+(px-1)*log(m)+px*log(x)-(px+q)*log(x*m+v)
+// print('gg', repr(gg_ll(6.25,3.74,15.44,2,22.35)), repr(gg_ll(6.25,3.74,15.44,1,11.77)))
+// print('ggspend', repr(6.25*(15.44+2*22.35)/(6.25*2+3.74-1)))

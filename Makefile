@@ -6,7 +6,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RELEASE_BIN := .build/release/funnel
 BENCH_EVENTS ?= 10000000
 
-.PHONY: all deps build release test fuzz demo bench bench-deps clean
+.PHONY: all deps build release test fuzz demo bench bench-deps cdnow clean
 
 all: build
 
@@ -39,11 +39,14 @@ release: deps
 
 ## test: install what is missing, build, and run the whole test suite against a real PostgreSQL.
 ## The DuckDB baseline's Python (bench-deps, from PyPI) is set up when it can be: one test holds
-## funnel's headline figures against DuckDB's from scratch, and is skipped without it.
+## funnel's headline figures against DuckDB's from scratch, and is skipped without it. So is the
+## CDNOW sample (make cdnow): the BG/NBD and Gamma-Gamma reproduction tests are skipped without it.
 test: deps
 	$(FORGET_PLAN)
 	@PIP_DEFAULT_TIMEOUT=20 PIP_RETRIES=1 $(MAKE) --no-print-directory bench-deps \
 	  || echo "note: no DuckDB (make bench-deps failed): the test against DuckDB's figures is skipped"
+	@PIP_DEFAULT_TIMEOUT=20 PIP_RETRIES=1 $(MAKE) --no-print-directory cdnow \
+	  || echo "note: no CDNOW sample (make cdnow failed): the BG/NBD and Gamma-Gamma reproduction tests are skipped"
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 
@@ -79,6 +82,25 @@ bench: release bench-deps
 	$(RELEASE_BIN) bench ingest --events $(BENCH_EVENTS)
 	$(RELEASE_BIN) bench compute
 	$(RELEASE_BIN) bench daily --duckdb-python $(BENCH_VENV)/bin/python
+
+## cdnow: the CDNOW sample (2,357 customers, Fader, Hardie & Lee 2005) into $(CDNOW_DIR), for the
+## tests that reproduce the published BG/NBD and Gamma-Gamma fits. It comes from the PyPI package
+## lifetimes 0.11.3 (only its two data files are kept) and is not in the repository: its licence
+## is unclear. FUNNEL_CDNOW_DIR points the tests at another copy.
+CDNOW_DIR := .cache/cdnow
+CDNOW_FILES := CDNOW_sample.txt cdnow_customers_summary.csv
+cdnow:
+	@if [ -f $(CDNOW_DIR)/CDNOW_sample.txt ] && [ -f $(CDNOW_DIR)/cdnow_customers_summary.csv ]; then \
+	  echo "CDNOW sample in $(CDNOW_DIR)"; \
+	else \
+	  mkdir -p $(CDNOW_DIR) && \
+	  { pip download --no-deps --quiet -d $(CDNOW_DIR) lifetimes==0.11.3 2>/dev/null \
+	    || python3 -m pip download --no-deps --quiet -d $(CDNOW_DIR) lifetimes==0.11.3; } && \
+	  python3 -c 'import glob, sys, zipfile; d = sys.argv[1]; w = zipfile.ZipFile(sorted(glob.glob(d + "/*ifetimes-0.11.3*.whl"))[-1]); [open(d + "/" + n, "wb").write(w.read("lifetimes/datasets/" + n)) for n in sys.argv[2:]]; print("CDNOW sample in", d)' \
+	    $(CDNOW_DIR) $(CDNOW_FILES) && \
+	  rm -f $(CDNOW_DIR)/*ifetimes-0.11.3*.whl \
+	  || { echo "note: could not fetch the CDNOW sample (pip download lifetimes==0.11.3 from PyPI)"; exit 1; }; \
+	fi
 
 clean:
 	rm -rf .build

@@ -1,4 +1,4 @@
-/// The kinds of input file funnel ingests (SPEC.md "Input files").
+/// The kinds of input file funnel ingests (docs/inputs.md, "Kinds").
 ///
 /// Each kind has one raw table (`raw_<kind>`), a fixed list of fields, and the field that places a
 /// row in time (its partition key). The field lists here are the single source of truth for the

@@ -210,7 +210,8 @@ extension DataGenerator {
     private func keyboardRow(_ s: inout UXSession, screen: Int, phase: StaticString, frame: Frame, gap: Int) {
         s.ms += Int64(gap)
         writeUX(&s, screen: screen, type: "keyboard", phase: phase, keyboard: frame, layout: true)
-        // Coverage is judged as DOMAIN.md says: a did_* end frame, non-zero, inside the window.
+        // Coverage is judged as docs/metrics.md ("Normalising the keyboard") says: a did_* end
+        // frame, non-zero, inside the window.
         let isDid = phase.utf8Start[0] == UInt8(ascii: "d")
         let inside = frame.x >= 0 && frame.y >= 0 && frame.x + frame.w <= s.width && frame.y + frame.h <= s.height
         if isDid && !frame.isZero && inside && frame.intersects(s.layout(screen: screen).action) {

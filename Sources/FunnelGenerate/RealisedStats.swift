@@ -1,6 +1,6 @@
 /// What was actually written, accumulated while generating, for truth.json's realised values.
 ///
-/// Every figure is computed exactly as SPEC.md defines the metric over the written events
+/// Every figure is computed exactly as docs/metrics.md defines the metric over the written events
 /// (after deduplication; late rows count, dirty rows do not), so a correct pipeline recovers them.
 struct RealisedStats {
     static let curveDays = 30

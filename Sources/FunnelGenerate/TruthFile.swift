@@ -2,10 +2,10 @@ public import Foundation
 
 /// `truth.json`: every parameter `funnel generate` planted and the values it actually realised.
 ///
-/// Planted values are the model's parameters and their expectations; realised values are
-/// computed from the rows written (after deduplication, late rows included, invalid rows
-/// excluded) with SPEC.md's definitions, over mature cohorts only. Keys are snake_case; money is
-/// in USD; rates are fractions 0..1; days count calendar days in UTC (day 0 = install day).
+/// Planted values are the model's parameters and their expectations; realised values are computed
+/// from the rows written (after deduplication, late rows included, invalid rows excluded) with the
+/// definitions of docs/metrics.md, over mature cohorts only. Keys are snake_case; money is in USD;
+/// rates are fractions 0..1; days count calendar days in UTC (day 0 = install day).
 public struct TruthFile: Codable, Sendable, Equatable {
     public var about: String
     public var generator: GeneratorTruth

@@ -1,4 +1,4 @@
-/// The output formats of `funnel report` (SPEC.md "Reports").
+/// The output formats of `funnel report` (docs/reports.md).
 public enum ReportFormat: String, CaseIterable, Sendable, Codable {
     case text
     case csv

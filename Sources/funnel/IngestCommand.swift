@@ -142,7 +142,7 @@ struct IngestCommand: ParsableCommand {
     }
 }
 
-/// The `--json` document of `funnel ingest` (SPEC.md "Machine-readable output"). The counts and
+/// The `--json` document of `funnel ingest` (docs/inputs.md, "The ingest summary"). The counts and
 /// totals are what this run loaded; files loaded by another run count zero.
 struct IngestSummary: Encodable {
     struct File: Encodable {

@@ -1,5 +1,6 @@
-// Entry point: parses the command line and maps every outcome to SPEC.md's exit codes
-// (0 success, 1 job failure, 2 usage error); argument-parser's own usage code 64 becomes 2.
+// Entry point: parses the command line and maps every outcome to the exit codes of
+// docs/scheduling.md (0 success, 1 job failure, 2 usage error); argument-parser's own usage
+// code 64 becomes 2.
 import ArgumentParser
 import Foundation
 

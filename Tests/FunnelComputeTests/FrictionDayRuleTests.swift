@@ -8,7 +8,7 @@ import TestSupport
 private let logger = Logger(label: "test.friction.dayrule")
 
 /// Friction's day-1 return is counted as the metrics count day 1: in the reporting time zone, by
-/// calendar days or 24-hour periods (SPEC.md "Metrics").
+/// calendar days or 24-hour periods (docs/metrics.md, "Days").
 @Suite("Friction: day 1 in the reporting time zone and day rule")
 struct FrictionDayRuleTests {
     private static let losAngeles = FrictionSettings(timeZone: "America/Los_Angeles", dayRule: .calendar)

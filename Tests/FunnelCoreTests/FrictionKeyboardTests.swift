@@ -1,7 +1,8 @@
 import FunnelCore
 import Testing
 
-/// Hand-built sessions for each keyboard sequence of DOMAIN.md, on an iPhone-sized window.
+/// Hand-built sessions for each keyboard sequence of docs/metrics.md ("Normalising the
+/// keyboard"), on an iPhone-sized window.
 private enum Phone {
     static let portrait = (width: 390.0, height: 844.0)
     static let landscape = (width: 844.0, height: 390.0)

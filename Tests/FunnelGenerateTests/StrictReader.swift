@@ -2,8 +2,8 @@ import Foundation
 import FunnelCore
 @testable import FunnelGenerate
 
-/// A deliberately strict reader of generated files, written from SPEC.md's formats, so the tests
-/// check the files rather than the generator's own idea of them.
+/// A deliberately strict reader of generated files, written from docs/inputs.md's formats, so the
+/// tests check the files rather than the generator's own idea of them.
 struct StrictReader {
     struct Parsed {
         var kind: EventKind

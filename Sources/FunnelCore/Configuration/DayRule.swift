@@ -1,4 +1,4 @@
-/// How day N after install is counted (SPEC.md "Metrics").
+/// How day N after install is counted (docs/metrics.md, "Days").
 public enum DayRule: String, Sendable, Equatable, CaseIterable {
     /// Day N is N calendar days after the install date in the reporting time zone (AppsFlyer).
     case calendar

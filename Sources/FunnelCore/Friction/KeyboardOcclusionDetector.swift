@@ -1,5 +1,6 @@
 /// Finds where the keyboard hides the focused field, the primary button or the caret line in
-/// one session, normalising iOS keyboard notifications as DOMAIN.md describes:
+/// one session, normalising iOS keyboard notifications as docs/metrics.md ("Normalising the
+/// keyboard") describes:
 /// - only `did_show` and `did_change_frame` end frames say where the keyboard is (`will_*`
 ///   notifications are intentions, and their frames may be zero while an undocked keyboard moves);
 /// - a zero frame is unknown: it neither shows nor hides the keyboard;

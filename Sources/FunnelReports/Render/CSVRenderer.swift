@@ -1,9 +1,9 @@
 import Foundation
 
-/// Writes the CSV files of SPEC.md "Reports": RFC 4180 (CRLF line ends, quotes doubled), a header
-/// row, rates as fractions, immature or undefined values as empty cells, money in USD as the exact
-/// decimal the marts hold (16191.93; no rounding, no float noise), and any text cell a spreadsheet
-/// would run as a formula neutralised with a leading single quote.
+/// Writes the CSV files of docs/reports.md ("CSV files"): RFC 4180 (CRLF line ends, quotes
+/// doubled), a header row, rates as fractions, immature or undefined values as empty cells, money
+/// in USD as the exact decimal the marts hold (16191.93; no rounding, no float noise), and any text
+/// cell a spreadsheet would run as a formula neutralised with a leading single quote.
 public enum CSVRenderer {
     /// A CSV cell: text (neutralised if formula-like) or a number (written as is).
     enum Cell {

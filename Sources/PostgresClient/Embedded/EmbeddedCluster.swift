@@ -5,9 +5,9 @@ public import Logging
 import Glibc
 #endif
 
-/// funnel's own PostgreSQL cluster (SPEC.md "Embedded default"): created with `initdb` on first
-/// use, started with `pg_ctl` on a Unix socket inside its directory (no TCP port), and reused by
-/// later runs.
+/// funnel's own PostgreSQL cluster (docs/configuration.md, "The embedded cluster"): created with
+/// `initdb` on first use, started with `pg_ctl` on a Unix socket inside its directory (no TCP
+/// port), and reused by later runs.
 ///
 /// Layout under `directory`: `data/` (the cluster), `run/` (the socket), `log/postgres.log`, and
 /// `cluster.lock`, an flock that serialises start and stop across processes, so two processes

@@ -4,9 +4,9 @@ import FunnelSQL
 import Logging
 import PostgresClient
 
-/// `--database-url`, shared by every command that talks to the database, and SPEC.md's order of
-/// selection: the flag, else `DATABASE_URL`, else libpq's `PG*` environment or service file,
-/// else the embedded cluster (started on demand).
+/// `--database-url`, shared by every command that talks to the database, and the order of
+/// selection of docs/configuration.md ("Choosing the database"): the flag, else `DATABASE_URL`,
+/// else libpq's `PG*` environment or service file, else the embedded cluster (started on demand).
 struct DatabaseOptions: ParsableArguments {
     @Option(name: .customLong("database-url"),
             help: ArgumentHelp("PostgreSQL connection URL or libpq conninfo (default: DATABASE_URL, then PG* variables, then the embedded cluster).",

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The process exit statuses of SPEC.md: 0 success, 1 the job failed, 2 usage error.
+/// The process exit statuses (docs/scheduling.md): 0 success, 1 the job failed, 2 usage error.
 /// A batch run that finds another run holding the lock exits with `busy` so cron wrappers can
 /// tell "nothing to do now" from a failure.
 enum ExitStatus {

@@ -5,7 +5,11 @@ extension FunnelQueryResult {
     /// The definition in one line: steps, order, window, exclusions, step math, breakdown.
     public var summary: String {
         var parts = ["\(spec.order.rawValue)", "window \(Self.duration(Double(spec.windowMicros) / 1_000_000))"]
-        if spec.stepMath == .firstTime { parts.append("first time for each user") }
+        switch spec.stepMath {
+        case .total: break
+        case .firstTime: parts.append("first time for each user")
+        case .firstTimeWithFilters: parts.append("first time for each user, with the filters")
+        }
         for exclusion in spec.exclusions {
             parts.append("excluding \(exclusion.matcher.label) between steps \(exclusion.fromStep) and \(exclusion.toStep)")
         }

@@ -79,12 +79,18 @@ public struct TimeToConvert: Sendable, Equatable {
             bins = []
             return
         }
-        let binCount = max(1, min(90, requested ?? Int(pow3root(Double(seconds.count)).rounded(.up))))
-        let width = max(1, ((high - low) / Double(binCount)).rounded(.up))
-        var counts = [Int](repeating: 0, count: binCount)
-        for value in seconds { counts[min(binCount - 1, Int((value - low) / width))] += 1 }
-        bins = counts.enumerated().map { Bin(fromSeconds: low + Double($0.offset) * width,
-                                             toSeconds: low + Double($0.offset + 1) * width, users: $0.element) }
+        // PostHog's bins: the count asked for (1 to 90) or the cube root of the users (1 to 60),
+        // from the fastest (rounded down) in equal whole-second widths (60 s when all are equal),
+        // with one bin more, where the slowest lands when the range divides exactly.
+        let binCount = requested.map { max(1, min(90, $0)) }
+            ?? max(1, min(60, Int(pow3root(Double(seconds.count)).rounded(.up))))
+        let floor = low.rounded(.down)
+        var width = ((high.rounded(.up) - floor) / Double(binCount)).rounded(.up)
+        if width <= 0 { width = 60 }
+        var counts = [Int](repeating: 0, count: binCount + 1)
+        for value in seconds { counts[min(binCount, Int(((value - floor) / width).rounded(.down)))] += 1 }
+        bins = counts.enumerated().map { Bin(fromSeconds: floor + Double($0.offset) * width,
+                                             toSeconds: floor + Double($0.offset + 1) * width, users: $0.element) }
     }
 
     /// The median of sorted values (the mean of the two middle ones for an even count).
@@ -126,8 +132,9 @@ struct FunnelTally {
             let reached = (1...stepCount).map { step in counted.filter { $0.result.furthestStep >= step }.count }
             let steps = (1...stepCount).map { step -> FunnelQueryResult.Step in
                 let users = reached[step - 1]
+                // As PostHog does, a conversion in zero seconds is left out of the step's times.
                 let gaps = step == 1 ? [] : counted.filter { $0.result.furthestStep >= step }
-                    .map { Double($0.result.gaps[step - 2]) / 1_000_000 }.sorted()
+                    .map { Double($0.result.gaps[step - 2]) / 1_000_000 }.filter { $0 > 0 }.sorted()
                 let label = spec.order == .unordered
                     ? "\(step) of \(stepCount) steps (any order)" : spec.steps[step - 1].label
                 return FunnelQueryResult.Step(

@@ -67,7 +67,8 @@ public struct FunnelQueryRunner {
                     let mask = try row.decode(Int64.self, at: 2)
                     events.append(FunnelEventRow(micros: try row.decode(Int64.self, at: 1),
                                                  steps: statement.steps(of: mask),
-                                                 breakdown: try row.decode(String?.self, at: 3), serial: rows))
+                                                 breakdown: try row.decode(String?.self, at: 3), serial: rows,
+                                                 namedSteps: statement.namedSteps(of: mask)))
                     rows += 1
                 }
                 if batch.rows.count < Self.fetchRows { break }
@@ -120,7 +121,7 @@ public struct FunnelQueryRunner {
         var breakdownStep: Int?
         var byValue = false
         switch spec.breakdown?.attribution {
-        case .step(let step): breakdownStep = step
+        case .step(let step): breakdownStep = spec.order == .unordered ? nil : step
         case .allEvents: byValue = spec.breakdown?.source == .event
         default: break
         }
@@ -133,12 +134,21 @@ public struct FunnelQueryRunner {
     static func evaluate(_ user: String, _ input: [FunnelEventRow], spec: EventFunnelSpec, scope: FunnelQueryScope,
                          evaluators: EventFunnelEvaluator, into tally: inout FunnelTally) {
         var events = input
-        if spec.stepMath == .firstTime {
+        switch spec.stepMath {
+        case .total: break
+        case .firstTimeWithFilters:
+            // Each step only on the first event that fills it.
             var seen = Set<Int8>()
             for index in events.indices {
                 let steps = events[index].steps
                 events[index].steps = steps.filter { $0 < 0 || seen.insert($0).inserted }
-                for step in steps where step > 0 { seen.insert(step) }
+            }
+        case .firstTime:
+            // Each step only on the first event of its name, and only if that event fills it.
+            var seen = Set<Int8>()
+            for index in events.indices {
+                let first = events[index].namedSteps.filter { seen.insert($0).inserted }
+                events[index].steps = events[index].steps.filter { $0 < 0 || first.contains($0) }
             }
         }
         for index in events.indices where events[index].steps.contains(1) {
@@ -156,16 +166,20 @@ public struct FunnelQueryRunner {
     static func values(_ events: [FunnelEventRow], spec: EventFunnelSpec) -> [String?] {
         guard let breakdown = spec.breakdown else { return [nil] }
         let stepEvents = events.filter { $0.steps.contains { $0 > 0 } }
+        // Touch attribution looks at every event the funnel matched, exclusions included.
+        let matched = events.filter { !$0.steps.isEmpty }
         switch breakdown.attribution {
-        case .firstTouch: return [stepEvents.first { $0.breakdown != nil }?.breakdown]
-        case .lastTouch: return [stepEvents.last { $0.breakdown != nil }?.breakdown]
+        case .firstTouch: return [matched.first { $0.breakdown?.isEmpty == false }?.breakdown]
+        case .lastTouch: return [matched.last { $0.breakdown?.isEmpty == false }?.breakdown]
         case .allEvents:
             guard breakdown.source == .event else { return [stepEvents.first?.breakdown] }
             var seen = Set<String?>()
             return stepEvents.map(\.breakdown).filter { seen.insert($0).inserted }
         case .step(let step):
+            // Unordered funnels have no step order: step 1 means any step.
             var seen = Set<String?>()
-            return stepEvents.filter { $0.steps.contains(Int8(step)) }.map(\.breakdown).filter { seen.insert($0).inserted }
+            let attributed = spec.order == .unordered ? stepEvents : stepEvents.filter { $0.steps.contains(Int8(step)) }
+            return attributed.map(\.breakdown).filter { seen.insert($0).inserted }
         }
     }
 }

@@ -11,9 +11,13 @@ struct FunnelQueryStatement {
     private(set) var parameters: [(any PostgresEncodable)?] = []
     /// Per matcher bit: the steps an event with that bit fills (exclusions as negative steps).
     private var stepsOfBit: [[Int8]] = []
+    /// First-time step math: the bit of each step's event names, filters aside (after the
+    /// matchers' bits), or none.
+    private var firstNameBit = -1
 
     init(spec: EventFunnelSpec, app: String, scope: FunnelQueryScope) {
-        let earliest: Int64? = spec.stepMath == .firstTime ? nil : scope.fromMicros
+        // First-time steps look at the whole history: a user's first occurrence may precede the range.
+        let earliest: Int64? = spec.stepMath == .total ? scope.fromMicros : nil
         let end = (scope.toMicros ?? 32_503_680_000_000_000) + spec.windowMicros
         parameters = [app, earliest, end]
         var bits: [String] = []
@@ -21,6 +25,12 @@ struct FunnelQueryStatement {
             var conditions = ["e.event = any(\(add(matcher.events))::text[])"]
             for filter in matcher.filters { conditions.append(condition(filter)) }
             bits.append("(case when \(conditions.joined(separator: " and ")) then \(Int64(1) << Int64(index)) else 0 end)")
+        }
+        if spec.stepMath == .firstTime {
+            firstNameBit = bits.count
+            for (offset, step) in spec.steps.enumerated() {
+                bits.append("(case when e.event = any(\(add(step.events))::text[]) then \(Int64(1) << Int64(firstNameBit + offset)) else 0 end)")
+            }
         }
         stepsOfBit = spec.steps.indices.map { [Int8($0 + 1)] }
         for exclusion in spec.exclusions {
@@ -45,10 +55,22 @@ struct FunnelQueryStatement {
             .replacingOccurrences(of: "{{names}}", with: names)
     }
 
+    /// The steps whose event names (filters aside) an event with bits `mask` has: first-time math.
+    func namedSteps(of mask: Int64) -> [Int8] {
+        guard firstNameBit >= 0 else { return [] }
+        var steps: [Int8] = []
+        var rest = mask >> Int64(firstNameBit)
+        while rest != 0 {
+            steps.append(Int8(rest.trailingZeroBitCount + 1))
+            rest &= rest - 1
+        }
+        return steps
+    }
+
     /// The steps an event with matcher bits `mask` fills.
     func steps(of mask: Int64) -> [Int8] {
         var steps: [Int8] = []
-        var rest = mask
+        var rest = firstNameBit >= 0 ? mask & ((Int64(1) << Int64(firstNameBit)) - 1) : mask
         while rest != 0 {
             let bit = rest.trailingZeroBitCount
             steps += stepsOfBit[bit]

@@ -47,7 +47,7 @@ struct FunnelQueryCommand: ParsableCommand {
     @Option(name: .customLong("exclude"), help: ArgumentHelp("An exclusion: 'event [where ...] [between I and J]'.", valueName: "exclusion"))
     var exclusions: [String] = []
 
-    @Option(help: ArgumentHelp("total (every occurrence) or first_time (each user's first occurrence of each step).", valueName: "math"))
+    @Option(help: ArgumentHelp("total (every occurrence), first_time (a step counts on the user's first event of its name, if that passes the filters) or first_time_with_filters (on their first event passing the filters).", valueName: "math"))
     var stepMath = "total"
 
     @Option(help: ArgumentHelp("Break the funnel down by this property.", valueName: "property"))
@@ -95,7 +95,9 @@ struct FunnelQueryCommand: ParsableCommand {
         guard let order = EventFunnelOrder(rawValue: order) else {
             throw ValidationError("--order \(order): use ordered, strict or unordered")
         }
-        guard let stepMath = StepMath(rawValue: stepMath) else { throw ValidationError("--step-math \(stepMath): use total or first_time") }
+        guard let stepMath = StepMath(rawValue: stepMath) else {
+            throw ValidationError("--step-math \(stepMath): use total, first_time or first_time_with_filters")
+        }
         do {
             let matchers = try steps.map { text throws(FunnelSyntax.Failure) in try FunnelSyntax.matcher(text) }
             var spec = EventFunnelSpec(

@@ -176,10 +176,23 @@ struct EventFunnelTests {
         #expect(Self.furthest([Self.at(0, 3)], order: .unordered) == 1)
     }
 
-    @Test("unordered: an exclusion inside the counted window excludes the user")
+    @Test("unordered: an exclusion wipes the progress not yet counted; what was counted stays")
     func unorderedExclusion() {
-        #expect(Self.furthest([Self.at(0, 2), Self.at(1, -2), Self.at(5, 1)], steps: 2, order: .unordered) == 0)
+        // PostHog's test_funnel_exclusions_full_window: signup, x, paid counts at 1 step.
+        #expect(Self.furthest([Self.at(0, 1), Self.at(1, -2), Self.at(5, 2)], steps: 2, order: .unordered) == 1)
         #expect(Self.furthest([Self.at(0, 2), Self.at(5, 1), Self.at(9, -2)], steps: 2, order: .unordered) == 2)
+    }
+
+    @Test("unordered funnels take exclusions over the whole funnel only, and step attribution to step 1 (any step)")
+    func unorderedRestrictions() {
+        let steps = [EventMatcher(events: ["a"]), EventMatcher(events: ["b"]), EventMatcher(events: ["c"])]
+        let partial = FunnelExclusion(matcher: EventMatcher(events: ["x"]), fromStep: 1, toStep: 2)
+        #expect(EventFunnelSpec(steps: steps, order: .unordered, exclusions: [partial]).problem()
+            == "exclusion 1 (x): an unordered funnel has no step order to exclude between, so its exclusions cover the whole funnel (drop 'between')")
+        let whole = FunnelExclusion(matcher: EventMatcher(events: ["x"]), fromStep: 1, toStep: 3)
+        #expect(EventFunnelSpec(steps: steps, order: .unordered, exclusions: [whole]).problem() == nil)
+        let attribution = FunnelBreakdown(property: "p", attribution: .step(2))
+        #expect(EventFunnelSpec(steps: steps, order: .unordered, breakdown: attribution).problem()?.hasPrefix("--attribution step:2") == true)
     }
 
     // Exclusions.

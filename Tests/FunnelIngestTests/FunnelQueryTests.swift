@@ -110,6 +110,23 @@ struct FunnelQueryTests {
         #expect(try Self.counts(db, try Self.spec(["signup_started", "signup_completed"], window: "1h"), scope: scope) == [4, 4])
     }
 
+    @Test("first_time counts a step on the user's first event of its name; first_time_with_filters on the first passing the filters")
+    func firstTimeModes() throws {
+        let db = try LoaderFixture()
+        let lines = [
+            #"{"event_id":"1","app_id":"a","user_id":"v1","event":"buy","occurred_at":"2024-05-01T09:00:00Z","properties":{"plan":"free"}}"#,
+            #"{"event_id":"2","app_id":"a","user_id":"v1","event":"buy","occurred_at":"2024-05-01T10:00:00Z","properties":{"plan":"pro"}}"#,
+            #"{"event_id":"3","app_id":"a","user_id":"v1","event":"rate","occurred_at":"2024-05-01T10:05:00Z","properties":{}}"#,
+            #"{"event_id":"4","app_id":"a","user_id":"v2","event":"buy","occurred_at":"2024-05-01T11:00:00Z","properties":{"plan":"pro"}}"#,
+            #"{"event_id":"5","app_id":"a","user_id":"v2","event":"rate","occurred_at":"2024-05-01T11:05:00Z","properties":{}}"#,
+        ]
+        _ = try db.ingest([try db.file("events.ndjson", lines.joined(separator: "\n") + "\n")])
+        let steps = ["buy where plan = pro", "rate"]
+        #expect(try Self.counts(db, try Self.spec(steps, window: "1h")) == [2, 2])
+        #expect(try Self.counts(db, try Self.spec(steps, window: "1h", stepMath: .firstTime)) == [1, 1])
+        #expect(try Self.counts(db, try Self.spec(steps, window: "1h", stepMath: .firstTimeWithFilters)) == [2, 2])
+    }
+
     @Test("every kind is a step: install then a custom event, install then app_open")
     func builtInKinds() throws {
         let db = try Self.loaded()
@@ -150,8 +167,9 @@ struct FunnelQueryTests {
         #expect(conversion.users == 4)
         #expect(conversion.averageSeconds == 1_350)
         #expect(conversion.medianSeconds == 750)
-        #expect(conversion.bins.map(\.users) == [3, 1])
-        #expect(conversion.bins.first?.fromSeconds == 300)
+        // PostHog's bins: from 300 s in ceil(3300 / 2) = 1,650 s steps, one bin more for the slowest.
+        #expect(conversion.bins.map(\.users) == [3, 0, 1])
+        #expect(conversion.bins.map(\.fromSeconds) == [300, 1_950, 3_600])
         #expect(result.usersCSV().split(separator: "\n").count == 5)
     }
 

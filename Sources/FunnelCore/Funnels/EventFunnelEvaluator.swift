@@ -6,12 +6,15 @@ public struct FunnelEventRow: Sendable, Equatable {
     public var steps: [Int8]
     public var breakdown: String?
     public var serial: Int
+    /// First-time step math: the steps whose event name (filters aside) this event has.
+    public var namedSteps: [Int8]
 
-    public init(micros: Int64, steps: [Int8], breakdown: String? = nil, serial: Int = 0) {
+    public init(micros: Int64, steps: [Int8], breakdown: String? = nil, serial: Int = 0, namedSteps: [Int8] = []) {
         self.micros = micros
         self.steps = steps
         self.breakdown = breakdown
         self.serial = serial
+        self.namedSteps = namedSteps
     }
 }
 
@@ -50,7 +53,8 @@ public struct FunnelUserResult: Sendable, Equatable {
 /// - Events at the same timestamp: the same event several times is processed in turn; different
 ///   events are taken in step order, each usable once per attempt, exclusions and strictness set
 ///   aside (no order can be told between them).
-/// - Unordered: the user's step count is the most distinct steps done within one window.
+/// - Unordered: the user's step count is the most distinct steps done within one window; an
+///   exclusion wipes the progress not yet counted (the user keeps what they reached before it).
 ///
 /// Breakdowns: with `all_events` only the events carrying the value are used; with a step
 /// attribution, that step only counts on an event carrying the value.
@@ -162,23 +166,24 @@ public struct EventFunnelEvaluator: Sendable {
     }
 
     /// Unordered: each step keeps the times of its events within the window of the newest event;
-    /// the count of steps with one is how far the user got; exclusions void the counted window
-    /// when one falls inside it.
+    /// the count of steps with one is how far the user got. An exclusion empties every step (what
+    /// was counted stays counted).
     private func unordered(_ events: [FunnelEventRow], value: String?) -> FunnelUserResult? {
         var byStep = [[Int64]](repeating: [], count: stepCount)
         var heads = [Int](repeating: 0, count: stepCount)
         var best: (count: Int, times: [Int64])?
-        var exclusionTimes: [Int64] = []
         for event in events {
             let positive = event.steps.filter { $0 > 0 }.map { Int($0) - 1 }.filter { $0 < stepCount }
             if positive.isEmpty {
-                if event.steps.contains(where: { $0 < 0 }) { exclusionTimes.append(event.micros) }
+                if event.steps.contains(where: { $0 < 0 }) {
+                    for step in 0..<stepCount { heads[step] = byStep[step].count }
+                }
                 continue
             }
-            if let step = breakdownStep, positive.contains(step - 1), event.breakdown != value, positive.count == 1 { continue }
-            // An event that fits several steps fills the first of them with nothing in the window.
-            let target = positive.first { heads[$0] >= byStep[$0].count || event.micros - byStep[$0][heads[$0]] > windowMicros }
-                ?? positive[0]
+            // An event that fits several steps fills the one whose latest event is oldest.
+            let target = positive.min { left, right in
+                (byStep[left].last.map { $0 } ?? Int64.min, left) < (byStep[right].last.map { $0 } ?? Int64.min, right)
+            } ?? positive[0]
             byStep[target].append(event.micros)
             for step in 0..<stepCount {
                 while heads[step] < byStep[step].count && event.micros - byStep[step][heads[step]] > windowMicros {
@@ -187,13 +192,10 @@ public struct EventFunnelEvaluator: Sendable {
             }
             let firsts = (0..<stepCount).compactMap { heads[$0] < byStep[$0].count ? byStep[$0][heads[$0]] : nil }.sorted()
             if firsts.count > (best?.count ?? 0) { best = (firsts.count, firsts) }
+            if firsts.count == stepCount { break }
         }
         guard let best else { return nil }
         let start = best.times.first ?? 0
-        let last = best.times.last ?? start
-        if exclusionTimes.contains(where: { $0 >= start && $0 <= last && best.count > 1 }) {
-            return FunnelUserResult(furthestStep: 0, breakdown: value, gaps: [], startMicros: start)
-        }
         let gaps = best.times.count > 1 ? (1..<best.times.count).map { best.times[$0] - best.times[$0 - 1] } : []
         return FunnelUserResult(furthestStep: best.count, breakdown: value, gaps: gaps, startMicros: start)
     }

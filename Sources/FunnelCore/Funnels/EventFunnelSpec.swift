@@ -39,6 +39,16 @@ public struct EventFunnelSpec: Sendable, Equatable {
         if case .step(let step) = breakdown?.attribution, step < 1 || step > steps.count {
             return "--attribution step \(step): the funnel has steps 1 to \(steps.count)"
         }
+        if order == .unordered {
+            if let partial = exclusions.firstIndex(where: { $0.fromStep != 1 || $0.toStep != steps.count }) {
+                return "exclusion \(partial + 1) (\(exclusions[partial].matcher.label)): an unordered funnel has no step "
+                    + "order to exclude between, so its exclusions cover the whole funnel (drop 'between')"
+            }
+            if case .step(let step) = breakdown?.attribution, step != 1 {
+                return "--attribution step:\(step): an unordered funnel has no step \(step) to attribute to; "
+                    + "use step:1 (any step), first_touch, last_touch or all_events"
+            }
+        }
         return nil
     }
 }
@@ -57,8 +67,11 @@ public enum EventFunnelOrder: String, Sendable, Equatable, CaseIterable {
 public enum StepMath: String, Sendable, Equatable, CaseIterable {
     /// Every occurrence.
     case total
-    /// Only the user's first ever occurrence of the step's event (matching its filters).
+    /// Only the user's first ever occurrence of the step's event counts, and only if it passes
+    /// the step's filters (PostHog's "first time for user").
     case firstTime = "first_time"
+    /// Only the user's first ever occurrence that passes the step's filters counts.
+    case firstTimeWithFilters = "first_time_with_filters"
 }
 
 /// One step (or exclusion): any of `events`, each occurrence satisfying every filter.

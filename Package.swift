@@ -30,7 +30,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "FunnelCompute", dependencies: [
-            "FunnelCore", "FunnelSQL", "PostgresClient",
+            "FunnelCore", "FunnelSQL", "PostgresClient", "FunnelQuery",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "FunnelReports", dependencies: [
@@ -50,7 +50,7 @@ let package = Package(
         .testTarget(name: "PostgresClientTests", dependencies: ["PostgresClient", "TestSupport"]),
         .testTarget(name: "FunnelCoreTests", dependencies: ["FunnelCore"]),
         .testTarget(name: "FunnelComputeTests", dependencies: [
-            "FunnelCompute", "FunnelSQL", "PostgresClient", "TestSupport", "FunnelGenerate", "FunnelCore",
+            "FunnelCompute", "FunnelQuery", "FunnelSQL", "PostgresClient", "TestSupport", "FunnelGenerate", "FunnelCore",
             "FunnelIngest", .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "FunnelGenerateTests", dependencies: ["FunnelGenerate", "FunnelCore"]),

@@ -49,35 +49,62 @@ public struct FunnelQueryRunner {
         try check(spec, app: app)
         let statement = FunnelQueryStatement(spec: spec, app: app, scope: scope)
         var tally = FunnelTally(spec: spec)
-        let evaluators = Self.evaluators(spec)
+        let evaluator = Self.evaluator(spec)
+        tally.eventsRead = try stream(statement) { _, user, events in
+            for result in Self.evaluate(events, spec: spec, scope: scope, evaluator: evaluator) {
+                tally.add(user: user, result)
+            }
+        }
+        return tally.result(app: app, scope: scope)
+    }
+
+    /// Evaluates `spec` for the users of the install cohorts a compute is working on (its
+    /// `scope_installs` table), over all their history, handing each user's result to `body`
+    /// (users who never did step 1 are not handed). The same evaluation as ``run(_:scope:)``.
+    public func evaluateComputeScope(_ spec: EventFunnelSpec,
+                                     _ body: (_ app: String, _ user: String, FunnelUserResult) throws -> Void) throws {
+        let scope = FunnelQueryScope()
+        let statement = FunnelQueryStatement(spec: spec, app: nil, scope: scope, computeScope: true)
+        let evaluator = Self.evaluator(spec)
+        _ = try stream(statement) { app, user, events in
+            for result in Self.evaluate(events, spec: spec, scope: scope, evaluator: evaluator) {
+                try body(app, user, result)
+            }
+        }
+    }
+
+    /// Reads the statement's rows through a cursor and hands each user's events, in time order,
+    /// to `body`. Returns the rows read.
+    private func stream(_ statement: FunnelQueryStatement,
+                        _ body: (_ app: String, _ user: String, [FunnelEventRow]) throws -> Void) throws -> Int {
         try connection.transaction { connection in
             try connection.query("declare funnel_rows no scroll cursor for " + statement.sql, statement.parameters)
-            var user: String?
+            var key: (app: String, user: String)?
             var events: [FunnelEventRow] = []
             var rows = 0
             while true {
                 let batch = try connection.query("fetch forward \(Self.fetchRows) from funnel_rows")
                 for row in batch.rows {
-                    let id = try row.decode(String.self, at: 0)
-                    if id != user {
-                        if let user { Self.evaluate(user, events, spec: spec, scope: scope, evaluators: evaluators, into: &tally) }
-                        user = id
+                    let app = try row.decode(String.self, at: 0)
+                    let user = try row.decode(String.self, at: 1)
+                    if key?.user != user || key?.app != app {
+                        if let key { try body(key.app, key.user, events) }
+                        key = (app, user)
                         events.removeAll(keepingCapacity: true)
                     }
-                    let mask = try row.decode(Int64.self, at: 2)
-                    events.append(FunnelEventRow(micros: try row.decode(Int64.self, at: 1),
+                    let mask = try row.decode(Int64.self, at: 3)
+                    events.append(FunnelEventRow(micros: try row.decode(Int64.self, at: 2),
                                                  steps: statement.steps(of: mask),
-                                                 breakdown: try row.decode(String?.self, at: 3), serial: rows,
+                                                 breakdown: try row.decode(String?.self, at: 4), serial: rows,
                                                  namedSteps: statement.namedSteps(of: mask)))
                     rows += 1
                 }
                 if batch.rows.count < Self.fetchRows { break }
             }
-            if let user { Self.evaluate(user, events, spec: spec, scope: scope, evaluators: evaluators, into: &tally) }
+            if let key { try body(key.app, key.user, events) }
             try connection.execute("close funnel_rows")
-            tally.eventsRead = rows
+            return rows
         }
-        return tally.result(app: app, scope: scope)
     }
 
     /// Refuses unknown event names, filters or breakdowns on keys no event of those names has,
@@ -116,8 +143,8 @@ public struct FunnelQueryRunner {
         }
     }
 
-    /// The evaluator for the funnel, and the breakdown values each user is evaluated under.
-    static func evaluators(_ spec: EventFunnelSpec) -> EventFunnelEvaluator {
+    /// The evaluator for the funnel.
+    static func evaluator(_ spec: EventFunnelSpec) -> EventFunnelEvaluator {
         var breakdownStep: Int?
         var byValue = false
         switch spec.breakdown?.attribution {
@@ -129,10 +156,10 @@ public struct FunnelQueryRunner {
                                     breakdownStep: breakdownStep, filterByBreakdown: byValue)
     }
 
-    /// Prepares one user's events (first-time steps, the date range on step 1) and tallies their
-    /// result under each breakdown value the attribution gives them.
-    static func evaluate(_ user: String, _ input: [FunnelEventRow], spec: EventFunnelSpec, scope: FunnelQueryScope,
-                         evaluators: EventFunnelEvaluator, into tally: inout FunnelTally) {
+    /// Prepares one user's events (first-time steps, the date range on step 1) and evaluates them
+    /// under each breakdown value the attribution gives them.
+    static func evaluate(_ input: [FunnelEventRow], spec: EventFunnelSpec, scope: FunnelQueryScope,
+                         evaluator: EventFunnelEvaluator) -> [FunnelUserResult] {
         var events = input
         switch spec.stepMath {
         case .total: break
@@ -156,10 +183,8 @@ public struct FunnelQueryRunner {
             if let from = scope.fromMicros, time < from { events[index].steps.removeAll { $0 == 1 } }
             if let to = scope.toMicros, time >= to { events[index].steps.removeAll { $0 == 1 } }
         }
-        guard events.contains(where: { $0.steps.contains(1) }) else { return }
-        for value in values(events, spec: spec) {
-            if let result = evaluators.evaluate(events, value: value) { tally.add(user: user, result) }
-        }
+        guard events.contains(where: { $0.steps.contains(1) }) || spec.order == .unordered else { return [] }
+        return values(events, spec: spec).compactMap { evaluator.evaluate(events, value: $0) }
     }
 
     /// The breakdown values a user is evaluated under (one nil without a breakdown).

@@ -15,7 +15,9 @@ struct FunnelQueryStatement {
     /// matchers' bits), or none.
     private var firstNameBit = -1
 
-    init(spec: EventFunnelSpec, app: String, scope: FunnelQueryScope) {
+    /// The statement for `spec`; `app` nil reads every app, `computeScope` keeps the users of the
+    /// cohorts a compute is working on (its scope_installs table).
+    init(spec: EventFunnelSpec, app: String?, scope: FunnelQueryScope, computeScope: Bool = false) {
         // First-time steps look at the whole history: a user's first occurrence may precede the range.
         let earliest: Int64? = spec.stepMath == .total ? scope.fromMicros : nil
         let end = (scope.toMicros ?? 32_503_680_000_000_000) + spec.windowMicros
@@ -52,6 +54,7 @@ struct FunnelQueryStatement {
             .replacingOccurrences(of: "{{matches}}", with: "(" + bits.joined(separator: "\n       + ") + ")::bigint")
             .replacingOccurrences(of: "{{breakdown}}", with: breakdown)
             .replacingOccurrences(of: "{{people}}", with: people)
+            .replacingOccurrences(of: "{{scope}}", with: computeScope ? SQLCatalog.text("query/funnel_scope_join.sql") : "")
             .replacingOccurrences(of: "{{names}}", with: names)
     }
 

@@ -4,7 +4,7 @@
 -- history.
 -- Rows of users without facts wait for their install (the cohort rebuild then reads them).
 -- Grain: one row per (app_id, user_id) in each. Reads: compute_window, raw_installs, raw_opens,
--- raw_retention, raw_purchases, raw_invites, raw_steps, int_user_facts, compute_scope. Rows are found between
+-- raw_retention, raw_purchases, raw_invites, raw_steps, raw_events, int_user_facts, compute_scope. Rows are found between
 -- the lowest and highest file_id of the window (index on file_id).
 with window_users as (
     select distinct app_id, user_id
@@ -35,6 +35,13 @@ with window_users as (
           and file_id in (select file_id from compute_window)
         union all
         select app_id, user_id from raw_steps
+        where file_id between (select min(file_id) from compute_window)
+                  and (select max(file_id) from compute_window)
+          and file_id in (select file_id from compute_window)
+        union all
+        -- custom events move nothing but the configured funnels, which every window user's
+        -- evaluation covers
+        select app_id, user_id from raw_events
         where file_id between (select min(file_id) from compute_window)
                   and (select max(file_id) from compute_window)
           and file_id in (select file_id from compute_window)

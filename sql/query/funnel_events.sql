@@ -3,22 +3,26 @@
 -- A template: the query runner fills the matches placeholder (a bit per matcher: the event name
 -- and every property filter of that matcher, as parameter placeholders only), the breakdown
 -- placeholder (the breakdown value's expression, or null), the names placeholder (the event-name
--- condition; empty for a strict funnel, which reads every event of the user) and the people
--- placeholder (funnel_people_join.sql, only for a breakdown by a person property). Property keys and values are always parameters, never
+-- condition; empty for a strict funnel, which reads every event of the user), the people
+-- placeholder (funnel_people_join.sql, only for a breakdown by a person property) and the scope
+-- placeholder (compute: a join keeping the users of the cohorts being computed, scope_installs). Property keys and values are always parameters, never
 -- text in the statement.
 -- Grain: one row per event of the app in the time range that satisfies a matcher (every event,
--- for strict funnels). Inputs: $1 app_id, $2 the earliest time read (microseconds since 1970, or
+-- for strict funnels). Inputs: $1 app_id (null: every app), $2 the earliest time read (microseconds since 1970, or
 -- null: from the start), $3 the end of the time range (exclusive, microseconds), further
 -- parameters as the fragments use them.
--- Reads: analysis_events, raw_installs (person properties: the user's first install).
-select e.user_id,
+-- Reads: analysis_events, raw_installs (person properties: the user's first install),
+-- scope_installs (compute).
+select e.app_id,
+       e.user_id,
        (extract(epoch from e.occurred_at) * 1000000)::bigint as micros,
        {{matches}} as matches,
        {{breakdown}} as breakdown
 from analysis_events e
 {{people}}
-where e.app_id = $1
+{{scope}}
+where ($1::text is null or e.app_id = $1::text)
   and ($2::bigint is null or e.occurred_at >= to_timestamp($2::bigint / 1000000.0))
   and e.occurred_at < to_timestamp($3::bigint / 1000000.0)
   {{names}}
-order by e.user_id, e.occurred_at, e.kind, e.event_id
+order by e.app_id, e.user_id, e.occurred_at, e.kind, e.event_id

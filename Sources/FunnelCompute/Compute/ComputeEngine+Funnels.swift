@@ -1,48 +1,32 @@
 import FunnelCore
+import FunnelQuery
 import FunnelSQL
 import PostgresClient
 
 extension ComputeEngine {
-    /// Evaluates the user-defined funnels for the scope users (in Swift: the PostHog matching
-    /// rules would be contorted in SQL) and stores the steps each user reached.
+    /// Evaluates the configured funnels for the scope users, with the evaluator `funnel query
+    /// funnel` uses (so a computed funnel and the same ad hoc query agree), and stores the steps
+    /// each user's counted attempt reached, with their times. Users an exclusion leaves out store
+    /// nothing.
     func evaluateCustomFunnels(_ connection: PostgresConnection) throws {
         try connection.execute("""
             delete from int_user_funnel_steps s using scope_installs si
             where s.app_id = si.app_id and s.user_id = si.user_id
             """)
         guard !configuration.funnels.isEmpty else { return }
-        let evaluators = configuration.funnels.map(FunnelEvaluator.init)
-        let names = Array(configuration.funnels.reduce(into: Set<String>()) { $0.formUnion($1.eventNames) }).sorted()
-        let needsAll = configuration.funnels.contains { $0.order == .strict }
-        let rows = try connection.query(SQLCatalog.text("compute/int_funnel_events.sql"), [names, needsAll])
-
+        let runner = FunnelQueryRunner(connection: connection)
         var batch = FunnelStepBatch()
-        var currentKey: (String, String)?
-        var events: [TrackedEvent] = []
-        func flush() throws {
-            guard let (app, user) = currentKey else { return }
-            for evaluator in evaluators {
-                let relevant = evaluator.definition.order == .strict
-                    ? events : events.filter { evaluator.definition.eventNames.contains($0.name) }
-                if case .reached(let times) = evaluator.evaluate(relevant) {
-                    for (index, time) in times.enumerated() {
-                        batch.append(app: app, user: user, funnel: evaluator.definition.name, step: index, time: time)
-                    }
+        for funnel in configuration.funnels {
+            try runner.evaluateComputeScope(funnel.spec) { app, user, result in
+                guard result.furthestStep > 0 else { return }
+                var micros = result.startMicros
+                for step in 0..<result.furthestStep {
+                    if step > 0 { micros += result.gaps[step - 1] }
+                    batch.append(app: app, user: user, funnel: funnel.name, step: step, time: Double(micros) / 1_000_000)
                 }
+                if batch.count >= 5_000 { try batch.insert(connection) }
             }
-            if batch.count >= 5_000 { try batch.insert(connection) }
         }
-        for row in rows {
-            let app = try row.decode(String.self, at: 0)
-            let user = try row.decode(String.self, at: 1)
-            if currentKey.map({ $0 != (app, user) }) ?? true {
-                try flush()
-                currentKey = (app, user)
-                events.removeAll(keepingCapacity: true)
-            }
-            events.append(TrackedEvent(name: try row.decode(String.self, at: 2), time: try row.decode(Double.self, at: 3)))
-        }
-        try flush()
         try batch.insert(connection)
     }
 }

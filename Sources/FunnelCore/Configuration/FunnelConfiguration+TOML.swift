@@ -235,22 +235,59 @@ private struct TableReader {
         guard let name = try nonEmptyString("name") else {
             throw ConfigurationError(line: table.line, key: dotted("name"), message: "every [[funnels]] entry needs a name")
         }
-        guard let steps = try stringList("steps"), steps.count >= 2 else {
-            throw error("steps", "expected at least two event names (install, open, purchase, invite or a steps name)")
+        guard let stepTexts = try stringList("steps"), stepTexts.count >= 2 else {
+            throw error("steps", "expected at least two steps, each an event name with optional filters "
+                + "(install, app_open, purchase, invite_sent, an onboarding step, a custom event: \"signup where method = email\")")
         }
-        var order = FunnelOrder.ordered
+        var steps: [EventMatcher] = []
+        for text in stepTexts {
+            do {
+                var matcher = try FunnelSyntax.matcher(text)
+                matcher.events = matcher.events.map(FunnelDefinition.eventName)
+                steps.append(matcher)
+            } catch {
+                throw self.error("steps", error.description)
+            }
+        }
+        var order = EventFunnelOrder.ordered
         if let text = try string("order") {
-            guard let parsed = FunnelOrder(rawValue: text) else {
-                throw error("order", "expected \"ordered\", \"strict\" or \"any\", got \"\(text)\"")
+            guard let parsed = text == "any" ? .unordered : EventFunnelOrder(rawValue: text) else {
+                throw error("order", "expected \"ordered\", \"strict\" or \"unordered\" (or \"any\"), got \"\(text)\"")
             }
             order = parsed
         }
-        let window = try integer("window_days", in: 1...365) ?? 7
-        let exclusions = try stringList("exclude") ?? []
-        if let clash = exclusions.first(where: steps.contains) {
-            throw error("exclude", "\"\(clash)\" is also a step of this funnel; an exclusion must be another event")
+        var windowMicros = Int64(try integer("window_days", in: 1...365) ?? 7) * 86_400_000_000
+        if let text = try string("window") {
+            do {
+                windowMicros = try FunnelSyntax.window(text)
+            } catch {
+                throw self.error("window", error.description)
+            }
         }
-        return FunnelDefinition(name: name, steps: steps, order: order, windowDays: window, exclusions: exclusions)
+        var exclusions: [FunnelExclusion] = []
+        for text in try stringList("exclude") ?? [] {
+            do {
+                var exclusion = try FunnelSyntax.exclusion(text, stepCount: steps.count)
+                exclusion.matcher.events = exclusion.matcher.events.map(FunnelDefinition.eventName)
+                exclusions.append(exclusion)
+            } catch {
+                throw self.error("exclude", error.description)
+            }
+        }
+        if let clash = exclusions.first(where: { exclusion in steps.contains { $0 == exclusion.matcher } }) {
+            throw error("exclude", "\"\(clash.matcher.label)\" is also a step of this funnel; an exclusion must be another event")
+        }
+        var stepMath = StepMath.total
+        if let text = try string("step_math") {
+            guard let parsed = StepMath(rawValue: text) else {
+                throw error("step_math", "expected \"total\", \"first_time\" or \"first_time_with_filters\", got \"\(text)\"")
+            }
+            stepMath = parsed
+        }
+        let spec = EventFunnelSpec(steps: steps, order: order, windowMicros: windowMicros, exclusions: exclusions,
+                                   stepMath: stepMath)
+        if let problem = spec.problem() { throw ConfigurationError(line: table.line, key: dotted("steps"), message: problem) }
+        return FunnelDefinition(name: name, spec: spec)
     }
 
     func rejectUnusedKeys() throws(ConfigurationError) {

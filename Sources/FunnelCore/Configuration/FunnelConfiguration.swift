@@ -51,10 +51,7 @@ public struct FunnelConfiguration: Sendable, Equatable {
             "share=\(revenueShare)", "k=\(kFactorWindowDays)", "max_day=\(maxDay)",
             "brackets=\(retentionBrackets.map { "\($0.lowerBound)-\($0.upperBound)" }.joined(separator: ","))",
         ]
-        for funnel in funnels {
-            parts.append("funnel=\(funnel.name):\(funnel.order.rawValue):\(funnel.windowDays):"
-                + funnel.steps.joined(separator: ">") + "!" + funnel.exclusions.joined(separator: ","))
-        }
+        for funnel in funnels { parts.append(funnel.fingerprint) }
         return parts.joined(separator: ";")
     }
 }

@@ -1,36 +1,61 @@
-/// A user-defined funnel from the configuration: a sequence of event names matched per user.
-///
-/// Event names are `install`, `open`, `purchase`, `invite`, or the name of an onboarding step
-/// (`steps` rows' `step`). The conversion window counts from the first step.
+/// A funnel named in the configuration (`[[funnels]]`): a funnel over any event
+/// (``EventFunnelSpec``, the same definition `funnel query funnel` takes), computed into the marts
+/// for the install cohorts and broken down by network, campaign, country and platform.
 public struct FunnelDefinition: Sendable, Equatable {
     public var name: String
-    public var steps: [String]
-    public var order: FunnelOrder
-    public var windowDays: Int
-    /// Events that disqualify an attempt when they happen between its first and last step.
-    public var exclusions: [String]
+    public var spec: EventFunnelSpec
 
-    public init(name: String, steps: [String], order: FunnelOrder = .ordered, windowDays: Int = 7,
-                exclusions: [String] = []) {
+    public init(name: String, spec: EventFunnelSpec) {
         self.name = name
-        self.steps = steps
-        self.order = order
-        self.windowDays = windowDays
-        self.exclusions = exclusions
+        self.spec = spec
     }
 
-    /// The conversion window in seconds.
-    public var windowSeconds: Double { Double(windowDays) * 86_400 }
+    /// A funnel of plain event names over `windowDays`, with exclusions over the whole funnel.
+    /// `open` and `invite`, the names earlier configurations used, mean `app_open` and
+    /// `invite_sent`.
+    public init(name: String, steps: [String], order: FunnelOrder = .ordered, windowDays: Int = 7,
+                exclusions: [String] = []) {
+        let matchers = steps.map { EventMatcher(events: [Self.eventName($0)]) }
+        self.init(name: name, spec: EventFunnelSpec(
+            steps: matchers, order: order.eventOrder, windowMicros: Int64(windowDays) * 86_400_000_000,
+            exclusions: exclusions.map {
+                FunnelExclusion(matcher: EventMatcher(events: [Self.eventName($0)]), fromStep: 1, toStep: steps.count)
+            }))
+    }
 
-    /// The label of each step as reports show it. Any-order funnels count steps completed, so
-    /// their labels say how many ("2 of 3 (any order)").
-    public var stepLabels: [String] {
-        switch order {
-        case .ordered, .strict: steps
-        case .any: steps.indices.map { "\($0 + 1) of \(steps.count) (any order)" }
+    /// The event name a configured step name stands for.
+    public static func eventName(_ name: String) -> String {
+        switch name {
+        case "open": "app_open"
+        case "invite": "invite_sent"
+        default: name
         }
     }
 
-    /// The event names this funnel reads (its steps and exclusions).
-    public var eventNames: Set<String> { Set(steps).union(exclusions) }
+    /// The label of each step as reports show it. Unordered funnels count steps completed, so
+    /// their labels say how many ("2 of 3 (any order)").
+    public var stepLabels: [String] {
+        switch spec.order {
+        case .ordered, .strict: spec.steps.map(\.label)
+        case .unordered: spec.steps.indices.map { "\($0 + 1) of \(spec.steps.count) (any order)" }
+        }
+    }
+
+    /// A stable text of everything that changes the funnel's numbers.
+    public var fingerprint: String {
+        "funnel=\(name):\(spec.order.rawValue):\(spec.windowMicros):\(spec.stepMath.rawValue):"
+            + spec.steps.map(\.label).joined(separator: ">") + "!"
+            + spec.exclusions.map { "\($0.matcher.label)@\($0.fromStep)-\($0.toStep)" }.joined(separator: ",")
+    }
+}
+
+extension FunnelOrder {
+    /// The event-funnel order it names (`any` is unordered).
+    public var eventOrder: EventFunnelOrder {
+        switch self {
+        case .ordered: .ordered
+        case .strict: .strict
+        case .any: .unordered
+        }
+    }
 }

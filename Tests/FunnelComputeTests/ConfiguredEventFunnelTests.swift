@@ -1,0 +1,123 @@
+import FunnelCompute
+import FunnelCore
+import FunnelQuery
+import PostgresClient
+import Testing
+
+/// A funnel named in the configuration is computed with the evaluator `funnel query funnel` uses:
+/// the two agree on the same definition, and a day folded in equals a full rebuild.
+@Suite("Configured funnels over any event")
+struct ConfiguredEventFunnelTests {
+    /// Custom events for the users u{seed}_{index} of `indexes`: signup_started 5 minutes after
+    /// their install, signup_completed after `minutes` (by email for even users, apple for odd),
+    /// and app_uninstalled between the two for every seventh user.
+    static func signups(_ f: ComputeFixture, seed: Int, indexes: Range<Int>, minutes: Int, fileID: Int, tag: String) throws {
+        try f.connection.query("""
+            insert into raw_events (event_id, app_id, user_id, event, occurred_at, properties, file_id)
+            select $5::text || '_s_' || i.user_id, i.app_id, i.user_id, 'signup_started', i.installed_at + interval '5 minutes',
+                   jsonb_build_object('plan', case when n % 3 = 0 then 'pro' else 'free' end), $4::bigint
+            from raw_installs i
+            cross join lateral (select split_part(i.user_id, '_', 2)::integer as n) x
+            where i.user_id like 'u' || $1::text || '\\_%' and x.n >= $2::integer and x.n < $3::integer and i.event_id not like '%r'
+            union all
+            select $5::text || '_c_' || i.user_id, i.app_id, i.user_id, 'signup_completed',
+                   i.installed_at + make_interval(mins => $6::integer),
+                   jsonb_build_object('method', case when n % 2 = 0 then 'email' else 'apple' end), $4::bigint
+            from raw_installs i
+            cross join lateral (select split_part(i.user_id, '_', 2)::integer as n) x
+            where i.user_id like 'u' || $1::text || '\\_%' and x.n >= $2::integer and x.n < $3::integer and i.event_id not like '%r'
+            union all
+            select $5::text || '_x_' || i.user_id, i.app_id, i.user_id, 'app_uninstalled', i.installed_at + interval '6 minutes',
+                   '{}'::jsonb, $4::bigint
+            from raw_installs i
+            cross join lateral (select split_part(i.user_id, '_', 2)::integer as n) x
+            where i.user_id like 'u' || $1::text || '\\_%' and x.n >= $2::integer and x.n < $3::integer and x.n % 7 = 0 and i.event_id not like '%r'
+            """, [seed, indexes.lowerBound, indexes.upperBound, fileID, tag, minutes])
+        try f.connection.execute("""
+            insert into raw_events_keys (app_id, event_id) select app_id, event_id from raw_events on conflict do nothing
+            """)
+    }
+
+    static var configuration: FunnelConfiguration {
+        get throws {
+            try FunnelConfiguration(toml: """
+                [[funnels]]
+                name = "signup"
+                steps = ["install", "signup_started", "signup_completed where method = email"]
+                window = "1h"
+                exclude = ["app_uninstalled between 2 and 3"]
+                """)
+        }
+    }
+
+    @Test("the computed funnel equals the same ad hoc query, and a folded day equals a full rebuild")
+    func computedEqualsAdHocAndFull() throws {
+        let f = try ComputeFixture()
+        try f.connection.query("select ensure_month_partitions('raw_events', '2024-01-01', '2024-12-31')")
+        let config = try Self.configuration
+        let history = try SyntheticData.registerFile(f.connection, name: "history.csv")
+        try SyntheticData.insert(into: f.connection, app: "app", users: 300, firstDay: "2024-03-01", days: 10, seed: 1,
+                                 fileID: history)
+        try Self.signups(f, seed: 1, indexes: 0..<200, minutes: 20, fileID: history, tag: "h")
+        _ = try f.compute(config)
+        let computed = try f.connection.query("""
+            select users from fct_funnel
+            where funnel = 'signup' and network = 'all' and campaign = 'all' and country = 'all' and platform = 'all'
+            order by step_index
+            """).map { try $0.decode(Int.self, at: 0) }
+        let adHoc = try FunnelQueryRunner(connection: f.connection).run(config.funnels[0].spec, scope: FunnelQueryScope(app: "app"))
+        let answered = adHoc.series.first?.steps.map(\.users) ?? []
+        #expect(computed.count == 3)
+        #expect(computed == answered)
+        // 200 users signed up; half completed by email; every seventh uninstalled in between.
+        #expect(computed[1] < computed[0])
+        #expect(computed[2] > 0 && computed[2] < computed[1])
+
+        // A day later: users 200-260 sign up, and some of the first 200 complete again by email
+        // after more than the hour (no change) or start anew.
+        let day = try SyntheticData.registerFile(f.connection, name: "day.csv")
+        try SyntheticData.insert(into: f.connection, app: "app", users: 40, firstDay: "2024-03-11", days: 1, seed: 2,
+                                 fileID: day)
+        try Self.signups(f, seed: 1, indexes: 200..<260, minutes: 30, fileID: day, tag: "d")
+        try Self.signups(f, seed: 2, indexes: 0..<40, minutes: 50, fileID: day, tag: "d")
+        let incremental = try f.compute(config)
+        #expect(incremental.mode == "incremental")
+        let marts = ["int_user_funnel_steps", "fct_funnel"]
+        var before: [String: [String]] = [:]
+        for mart in marts { before[mart] = try f.snapshot(mart) }
+        let full = try f.compute(config, full: true)
+        #expect(full.mode == "full")
+        for mart in marts {
+            #expect(try f.snapshot(mart) == before[mart], "\(mart) differs between the folded day and a full rebuild")
+        }
+        let after = try FunnelQueryRunner(connection: f.connection).run(config.funnels[0].spec, scope: FunnelQueryScope(app: "app"))
+        let computedAfter = try f.connection.query("""
+            select users from fct_funnel
+            where funnel = 'signup' and network = 'all' and campaign = 'all' and country = 'all' and platform = 'all'
+            order by step_index
+            """).map { try $0.decode(Int.self, at: 0) }
+        #expect(computedAfter == after.series.first?.steps.map(\.users))
+        #expect(computedAfter[1] > computed[1])
+    }
+
+    @Test("[[funnels]] takes the query's definition: filters, windows with units, exclusions between steps, step math; bad ones name the key")
+    func configuration() throws {
+        let config = try Self.configuration
+        let spec = config.funnels[0].spec
+        #expect(spec.steps.map(\.label) == ["install", "signup_started", "signup_completed where method = email"])
+        #expect(spec.windowMicros == 3_600_000_000)
+        #expect(spec.exclusions == [FunnelExclusion(matcher: EventMatcher(events: ["app_uninstalled"]), fromStep: 2, toStep: 3)])
+        let legacy = try FunnelConfiguration(toml: "[[funnels]]\nname = \"l\"\nsteps = [\"install\", \"open\", \"invite\"]\norder = \"any\"\nwindow_days = 2")
+        #expect(legacy.funnels[0].spec.steps.map(\.events) == [["install"], ["app_open"], ["invite_sent"]])
+        #expect(legacy.funnels[0].spec.order == .unordered)
+        #expect(legacy.funnels[0].spec.windowMicros == 2 * 86_400_000_000)
+        func failure(_ text: String) -> ConfigurationError? {
+            do { _ = try FunnelConfiguration(toml: text); return nil } catch { return error }
+        }
+        #expect(failure("[[funnels]]\nname = \"x\"\nsteps = [\"a\", \"b where\"]")?.key == "funnels[0].steps")
+        #expect(failure("[[funnels]]\nname = \"x\"\nsteps = [\"a\", \"b\"]\nwindow = \"0m\"")?.key == "funnels[0].window")
+        #expect(failure("[[funnels]]\nname = \"x\"\nsteps = [\"a\", \"b\"]\nexclude = [\"c between 1 and 3\"]")?.message
+            == "exclusion 1 (c): between steps 1 and 3 is not a range of this funnel's steps (1 to 2, first < last)")
+        #expect(failure("[[funnels]]\nname = \"x\"\nsteps = [\"a\", \"b\"]\nstep_math = \"once\"")?.key == "funnels[0].step_math")
+    }
+}

@@ -161,3 +161,42 @@ struct FunnelTally {
         return FunnelQueryResult(app: app, spec: spec, scope: scope, series: series, users: users, eventsRead: eventsRead)
     }
 }
+
+/// The interval of funnel trends.
+public enum FunnelTrendInterval: String, Sendable, Equatable, CaseIterable {
+    case day
+    case week
+    case month
+}
+
+/// One interval of funnel trends: the users whose step 1 fell in it and those who converted.
+public struct FunnelTrendPoint: Sendable, Equatable {
+    /// The interval's start, microseconds since 1970 (UTC).
+    public var startMicros: Int64
+    public var entered: Int
+    public var converted: Int
+
+    /// converted / entered, or nil for an interval nobody entered.
+    public var conversion: Double? { entered > 0 ? Double(converted) / Double(entered) : nil }
+
+    /// The points in time order, with the days (or weeks) in between that nobody entered listed
+    /// at 0 (months are listed as found).
+    static func filled(_ points: [Int64: (entered: Int, converted: Int)], interval: FunnelTrendInterval,
+                       scope: FunnelQueryScope) -> [FunnelTrendPoint] {
+        var starts = Set(points.keys)
+        let step: Int64? = switch interval {
+        case .day: 86_400_000_000
+        case .week: 7 * 86_400_000_000
+        case .month: nil
+        }
+        if let step, let first = starts.min(), let last = starts.max() {
+            var start = first
+            while start < last {
+                start += step
+                starts.insert(start)
+            }
+        }
+        return starts.sorted().map { FunnelTrendPoint(startMicros: $0, entered: points[$0]?.entered ?? 0,
+                                                      converted: points[$0]?.converted ?? 0) }
+    }
+}

@@ -58,6 +58,39 @@ public struct FunnelQueryRunner {
         return tally.result(app: app, scope: scope)
     }
 
+    /// Funnel trends: per interval (day, week or month, UTC) of the first step, the users who
+    /// entered then and those of them who converted (reached the last step, within the window from
+    /// that step 1, whenever it happened). As PostHog counts them, a user counts once in each
+    /// interval with a step-1 event, with the best attempt started in it; an attempt an exclusion
+    /// voids counts nowhere. Intervals without entries in the range are listed with 0.
+    public func trends(_ spec: EventFunnelSpec, scope: FunnelQueryScope, interval: FunnelTrendInterval) throws -> [FunnelTrendPoint] {
+        if let problem = spec.problem() { throw FunnelQueryError(problem) }
+        guard spec.order != .unordered else { throw FunnelQueryError("funnel trends need an ordered or strict funnel (step 1 starts each entry)") }
+        guard let app = try scope.app ?? connection.query(SQLCatalog.text("query/default_app.sql")).scalar(String?.self) else {
+            throw FunnelQueryError("no events are loaded yet: load files with funnel ingest first")
+        }
+        try check(spec, app: app)
+        var plain = spec
+        plain.breakdown = nil
+        let statement = FunnelQueryStatement(spec: plain, app: app, scope: scope, trend: interval)
+        let evaluator = Self.evaluator(plain)
+        var points: [Int64: (entered: Int, converted: Int)] = [:]
+        _ = try stream(statement) { _, _, events, starts in
+            let entries = Set(events.indices.filter { events[$0].steps.contains(1) }.compactMap { starts[$0] })
+            for entry in entries {
+                var only = events
+                for index in only.indices where only[index].steps.contains(1) && starts[index] != entry {
+                    only[index].steps.removeAll { $0 == 1 }
+                }
+                for result in Self.evaluate(only, spec: plain, scope: scope, evaluator: evaluator) where result.furthestStep > 0 {
+                    points[entry, default: (0, 0)].entered += 1
+                    if result.furthestStep == plain.steps.count { points[entry, default: (0, 0)].converted += 1 }
+                }
+            }
+        }
+        return FunnelTrendPoint.filled(points, interval: interval, scope: scope)
+    }
+
     /// Evaluates `spec` for the users of the install cohorts a compute is working on (its
     /// `scope_installs` table), over all their history, handing each user's result to `body`
     /// (users who never did step 1 are not handed). The same evaluation as ``run(_:scope:)``.
@@ -77,10 +110,17 @@ public struct FunnelQueryRunner {
     /// to `body`. Returns the rows read.
     private func stream(_ statement: FunnelQueryStatement,
                         _ body: (_ app: String, _ user: String, [FunnelEventRow]) throws -> Void) throws -> Int {
+        try stream(statement) { app, user, events, _ in try body(app, user, events) }
+    }
+
+    /// As above, with each event's interval start (funnel trends).
+    private func stream(_ statement: FunnelQueryStatement,
+                        _ body: (_ app: String, _ user: String, [FunnelEventRow], [Int64?]) throws -> Void) throws -> Int {
         try connection.transaction { connection in
             try connection.query("declare funnel_rows no scroll cursor for " + statement.sql, statement.parameters)
             var key: (app: String, user: String)?
             var events: [FunnelEventRow] = []
+            var intervals: [Int64?] = []
             var rows = 0
             while true {
                 let batch = try connection.query("fetch forward \(Self.fetchRows) from funnel_rows")
@@ -88,10 +128,12 @@ public struct FunnelQueryRunner {
                     let app = try row.decode(String.self, at: 0)
                     let user = try row.decode(String.self, at: 1)
                     if key?.user != user || key?.app != app {
-                        if let key { try body(key.app, key.user, events) }
+                        if let key { try body(key.app, key.user, events, intervals) }
                         key = (app, user)
                         events.removeAll(keepingCapacity: true)
+                        intervals.removeAll(keepingCapacity: true)
                     }
+                    intervals.append(try row.decode(Int64?.self, at: 5))
                     let mask = try row.decode(Int64.self, at: 3)
                     events.append(FunnelEventRow(micros: try row.decode(Int64.self, at: 2),
                                                  steps: statement.steps(of: mask),
@@ -101,7 +143,7 @@ public struct FunnelQueryRunner {
                 }
                 if batch.rows.count < Self.fetchRows { break }
             }
-            if let key { try body(key.app, key.user, events) }
+            if let key { try body(key.app, key.user, events, intervals) }
             try connection.execute("close funnel_rows")
             return rows
         }

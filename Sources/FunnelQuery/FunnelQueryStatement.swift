@@ -17,7 +17,8 @@ struct FunnelQueryStatement {
 
     /// The statement for `spec`; `app` nil reads every app, `computeScope` keeps the users of the
     /// cohorts a compute is working on (its scope_installs table).
-    init(spec: EventFunnelSpec, app: String?, scope: FunnelQueryScope, computeScope: Bool = false) {
+    init(spec: EventFunnelSpec, app: String?, scope: FunnelQueryScope, computeScope: Bool = false,
+         trend: FunnelTrendInterval? = nil) {
         // First-time steps look at the whole history: a user's first occurrence may precede the range.
         let earliest: Int64? = spec.stepMath == .total ? scope.fromMicros : nil
         let end = (scope.toMicros ?? 32_503_680_000_000_000) + spec.windowMicros
@@ -53,9 +54,21 @@ struct FunnelQueryStatement {
         sql = SQLCatalog.text("query/funnel_events.sql")
             .replacingOccurrences(of: "{{matches}}", with: "(" + bits.joined(separator: "\n       + ") + ")::bigint")
             .replacingOccurrences(of: "{{breakdown}}", with: breakdown)
+            .replacingOccurrences(of: "{{interval}}", with: trend.map(Self.intervalStart) ?? "null::bigint")
             .replacingOccurrences(of: "{{people}}", with: people)
             .replacingOccurrences(of: "{{scope}}", with: computeScope ? SQLCatalog.text("query/funnel_scope_join.sql") : "")
             .replacingOccurrences(of: "{{names}}", with: names)
+    }
+
+    /// The start of an event's interval in microseconds (UTC): weeks start on Sunday, as PostHog's
+    /// do by default. The unit is fixed text from the enum, never input.
+    static func intervalStart(_ trend: FunnelTrendInterval) -> String {
+        let start = switch trend {
+        case .day: "date_trunc('day', e.occurred_at, 'UTC')"
+        case .week: "(date_trunc('week', e.occurred_at + interval '1 day', 'UTC') - interval '1 day')"
+        case .month: "date_trunc('month', e.occurred_at, 'UTC')"
+        }
+        return "(extract(epoch from \(start)) * 1000000)::bigint"
     }
 
     /// The steps whose event names (filters aside) an event with bits `mask` has: first-time math.

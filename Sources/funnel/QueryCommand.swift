@@ -74,6 +74,9 @@ struct FunnelQueryCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Bins of the time-to-convert histogram (default: the cube root of the users, 1 to 90).", valueName: "n"))
     var bins: Int?
 
+    @Option(help: ArgumentHelp("Funnel trends instead: per day, week (from Sunday) or month (UTC) of step 1, the users who entered and converted.", valueName: "interval"))
+    var trend: String?
+
     @Option(help: ArgumentHelp("text, csv or json.", valueName: "format"))
     var format = "text"
 
@@ -88,6 +91,7 @@ struct FunnelQueryCommand: ParsableCommand {
         _ = try definition()
         _ = try scope()
         if let bins, bins < 1 || bins > 90 { throw ValidationError("--bins must be between 1 and 90") }
+        if let trend, FunnelTrendInterval(rawValue: trend) == nil { throw ValidationError("--trend \(trend): use day, week or month") }
     }
 
     /// The funnel the flags describe.
@@ -141,6 +145,33 @@ struct FunnelQueryCommand: ParsableCommand {
         return (parts[0], parts[1])
     }
 
+    /// Funnel trends as a table, CSV or JSON.
+    static func render(_ points: [FunnelTrendPoint], format: String) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withFullDate]
+        let rows = points.map { point -> (String, Int, Int, String) in
+            let date = formatter.string(from: Date(timeIntervalSince1970: Double(point.startMicros) / 1_000_000))
+            return (date, point.entered, point.converted, point.conversion.map { String($0) } ?? "")
+        }
+        switch format {
+        case "csv":
+            return "interval_start,entered,converted,conversion\n" + rows.map { "\($0.0),\($0.1),\($0.2),\($0.3)\n" }.joined()
+        case "json":
+            let items = rows.map { #"{"interval_start":"\#($0.0)","entered":\#($0.1),"converted":\#($0.2),"conversion":\#($0.3.isEmpty ? "null" : $0.3)}"# }
+            return "[\n  " + items.joined(separator: ",\n  ") + "\n]\n"
+        default:
+            var out = "interval     entered  converted  conversion\n"
+            for row in rows {
+                let rate = row.3.isEmpty ? "-" : String(format: "%.1f%%", (Double(row.3) ?? 0) * 100)
+                out += row.0.padding(toLength: 11, withPad: " ", startingAt: 0)
+                    + String(repeating: " ", count: max(1, 9 - String(row.1).count)) + String(row.1)
+                    + String(repeating: " ", count: max(1, 11 - String(row.2).count)) + String(row.2)
+                    + String(repeating: " ", count: max(1, 12 - rate.count)) + rate + "\n"
+            }
+            return out
+        }
+    }
+
     func scope() throws -> FunnelQueryScope {
         func micros(_ text: String?, _ flag: String, plusDay: Bool) throws -> Int64? {
             guard let text else { return nil }
@@ -161,6 +192,16 @@ struct FunnelQueryCommand: ParsableCommand {
         let logger = logging.bootstrap(label: "funnel.query")
         let (connection, _) = try database.connect(logger: logger)
         let spec = try definition()
+        if let trend = trend.flatMap(FunnelTrendInterval.init(rawValue:)) {
+            let points: [FunnelTrendPoint]
+            do {
+                points = try FunnelQueryRunner(connection: connection).trends(spec, scope: try scope(), interval: trend)
+            } catch let error as FunnelQueryError {
+                throw CommandFailure.usage(error.description)
+            }
+            print(Self.render(points, format: format), terminator: "")
+            return
+        }
         let result: FunnelQueryResult
         do {
             result = try FunnelQueryRunner(connection: connection).run(spec, scope: try scope())

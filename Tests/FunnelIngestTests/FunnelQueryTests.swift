@@ -127,6 +127,37 @@ struct FunnelQueryTests {
         #expect(try Self.counts(db, try Self.spec(steps, window: "1h", stepMath: .firstTimeWithFilters)) == [2, 2])
     }
 
+    @Test("funnel trends: each day of step 1 counts its entries and their conversions, whenever they convert")
+    func trends() throws {
+        let db = try LoaderFixture()
+        func event(_ id: Int, _ user: String, _ name: String, _ time: String) -> String {
+            #"{"event_id":"\#(id)","app_id":"a","user_id":"\#(user)","event":"\#(name)","occurred_at":"2024-05-\#(time)Z"}"#
+        }
+        let lines = [
+            event(1, "t1", "started", "01T10:00:00"), event(2, "t1", "completed", "01T10:10:00"),
+            event(3, "t2", "started", "01T23:50:00"), event(4, "t2", "completed", "02T00:05:00"),
+            event(5, "t3", "started", "01T09:00:00"), event(6, "t3", "started", "03T09:00:00"),
+            event(7, "t3", "completed", "03T09:30:00"),
+            event(8, "t4", "started", "02T12:00:00"), event(9, "t4", "x", "02T12:01:00"), event(10, "t4", "completed", "02T12:05:00"),
+        ]
+        _ = try db.ingest([try db.file("events.ndjson", lines.joined(separator: "\n") + "\n")])
+        let spec = try Self.spec(["started", "completed"], window: "1h", exclusions: ["x"])
+        let points = try FunnelQueryRunner(connection: db.connection).trends(spec, scope: FunnelQueryScope(app: "a"), interval: .day)
+        // 1 May: t1, t2 (converted after midnight) and t3 (not within the hour) entered, two converted;
+        // 2 May: t4's entry is voided by x; 3 May: t3 again, converted.
+        #expect(points.map(\.startMicros) == [Self.day("2024-05-01"), Self.day("2024-05-02"), Self.day("2024-05-03")])
+        #expect(points.map(\.entered) == [3, 0, 1])
+        #expect(points.map(\.converted) == [2, 0, 1])
+        let weekly = try FunnelQueryRunner(connection: db.connection).trends(spec, scope: FunnelQueryScope(app: "a"), interval: .week)
+        // 1 May 2024 was a Wednesday: its week starts on Sunday 28 April.
+        #expect(weekly.map(\.startMicros) == [Self.day("2024-04-28")])
+        #expect(weekly.map(\.entered) == [3])
+        let cli = try db.run(["query", "funnel", "--app", "a", "--step", "started", "--step", "completed", "--window", "1h",
+                              "--exclude", "x", "--trend", "day", "--format", "csv"])
+        #expect(cli.stdout == "interval_start,entered,converted,conversion\n2024-05-01,3,2,0.6666666666666666\n"
+            + "2024-05-02,0,0,\n2024-05-03,1,1,1.0\n", "\(cli.stderr)")
+    }
+
     @Test("every kind is a step: install then a custom event, install then app_open")
     func builtInKinds() throws {
         let db = try Self.loaded()

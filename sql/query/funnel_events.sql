@@ -5,7 +5,9 @@
 -- placeholder (the breakdown value's expression, or null), the names placeholder (the event-name
 -- condition; empty for a strict funnel, which reads every event of the user), the people
 -- placeholder (funnel_people_join.sql, only for a breakdown by a person property) and the scope
--- placeholder (compute: a join keeping the users of the cohorts being computed, scope_installs). Property keys and values are always parameters, never
+-- placeholder (compute: a join keeping the users of the cohorts being computed, scope_installs)
+-- and the interval placeholder (funnel trends: the start of the event's day, week or month, UTC,
+-- in microseconds; null otherwise). Property keys and values are always parameters, never
 -- text in the statement.
 -- Grain: one row per event of the app in the time range that satisfies a matcher (every event,
 -- for strict funnels). Inputs: $1 app_id (null: every app), $2 the earliest time read (microseconds since 1970, or
@@ -17,7 +19,8 @@ select e.app_id,
        e.user_id,
        (extract(epoch from e.occurred_at) * 1000000)::bigint as micros,
        {{matches}} as matches,
-       {{breakdown}} as breakdown
+       {{breakdown}} as breakdown,
+       {{interval}} as interval_start
 from analysis_events e
 {{people}}
 {{scope}}

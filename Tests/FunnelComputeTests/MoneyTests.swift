@@ -86,6 +86,15 @@ struct MoneyTests {
         #expect(abs(try f.double("select roas from fct_ltv where network = 'adnova' and day = 2 and not projected")! - 0.728) < 1e-9)
         #expect(try f.double("select cpi from fct_networks where network = 'adnova'") == 10)
         #expect(try f.int("select count(*) from fct_ltv where projected") == 0)
+        // Two installs and no payer are no sample for a verdict.
+        #expect(try f.string("select verdict from fct_networks where network = 'adnova'") == "not enough data")
+        let reason = try f.string("select reason from fct_networks where network = 'adnova'") ?? ""
+        #expect(reason.hasPrefix("2 installs and "), "\(reason)")
+        #expect(reason.hasSuffix(" payers: a verdict needs at least 100 installs and 10 payers ([verdict] min_installs, min_payers); keep buying and look again later"))
+        var lenient = FunnelConfiguration()
+        lenient.minInstalls = 1
+        lenient.minPayers = 0
+        _ = try f.compute(lenient, full: true)
         #expect(try f.string("select verdict from fct_networks where network = 'adnova'") == "hold")
     }
 

@@ -31,6 +31,8 @@ final class TruthDataSet: Sendable {
         var ltvD180High: Double?
         var verdict: String
         var reason: String
+        var paybackDay: Int?
+        var paybackBasis: String?
     }
 
     struct KFactorRow: Sendable {
@@ -87,7 +89,7 @@ final class TruthDataSet: Sendable {
         var networks: [String: NetworkRow] = [:]
         for row in try connection.query("""
             select network, installs, paid_installs, spend, cpi, ltv_d7, ltv_d30, ltv_projected_d180,
-                   ltv_d180_low, ltv_d180_high, verdict, reason
+                   ltv_d180_low, ltv_d180_high, verdict, reason, payback_day, payback_basis
             from fct_networks
             """) {
             networks[try row.decode(String.self, at: 0)] = NetworkRow(
@@ -96,7 +98,8 @@ final class TruthDataSet: Sendable {
                 ltvD7: try row.decode(Double?.self, at: 5), ltvD30: try row.decode(Double?.self, at: 6),
                 ltvD180: try row.decode(Double?.self, at: 7), ltvD180Low: try row.decode(Double?.self, at: 8),
                 ltvD180High: try row.decode(Double?.self, at: 9), verdict: try row.decode(String.self, at: 10),
-                reason: try row.decode(String.self, at: 11))
+                reason: try row.decode(String.self, at: 11), paybackDay: try row.decode(Int?.self, at: 12),
+                paybackBasis: try row.decode(String?.self, at: 13))
         }
         self.networks = networks
 
@@ -414,6 +417,15 @@ struct TruthRecoveryTests {
         #expect(data.networks["adnova"]?.verdict == "double down")
         #expect(data.networks["clickstorm"]?.verdict == "cut")
         #expect(data.networks["organic"]?.verdict == "n/a")
+        // A payback is projected up to the projection horizon (D365) only; past it, it says so.
+        for (network, row) in data.networks {
+            if row.paybackBasis == "projected" { #expect((row.paybackDay ?? 0) <= 365, "\(network): \(row.paybackDay ?? -1)") }
+            if row.paybackBasis?.hasPrefix("beyond") == true {
+                #expect(row.paybackBasis == "beyond D365" && row.paybackDay == nil, "\(network)")
+            }
+        }
+        print("paybacks: " + data.networks.sorted { $0.key < $1.key }
+            .map { "\($0.key) \($0.value.paybackDay.map(String.init) ?? "-") \($0.value.paybackBasis ?? "-")" }.joined(separator: "; "))
     }
 
     @Test("fct_networks names exactly truth.json's networks and 'all', which the tests above cover; prints observed vs truth")

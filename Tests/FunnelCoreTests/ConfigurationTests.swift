@@ -74,6 +74,8 @@ struct ConfigurationTests {
         #expect(error("[[funnels]]\nname = \"x\"\nsteps = [\"install\", \"open\"]\norder = \"sideways\"")?.key == "funnels[0].order")
         #expect(error("[[funnels]]\nsteps = [\"install\", \"open\"]")?.key == "funnels[0].name")
         #expect(error("[verdict]\ncut_ratio = 2")?.key == "verdict.cut_ratio")
+        #expect(error("[verdict]\nmin_installs = 0")?.key == "verdict.min_installs")
+        #expect((try? FunnelConfiguration(toml: "[verdict]\nmin_installs = 50\nmin_payers = 5"))?.minInstalls == 50)
     }
 
     @Test("unknown keys and tables are refused (typos do not pass silently)")

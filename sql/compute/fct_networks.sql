@@ -4,7 +4,11 @@
 -- Verdict rule on r = LTV_D180 / CPI (thresholds from the config, defaults 1.5 and 0.7):
 -- 'double down' when r >= double_down_ratio and even the interval's low end pays back
 -- (low >= CPI); 'cut' when r < cut_ratio and even the high end does not pay back (high < CPI);
--- otherwise 'hold'. No spend: 'n/a'. No projection: 'hold' until there is enough data.
+-- otherwise 'hold'. No spend: 'n/a'. Fewer installs or payers than [verdict] min_installs and
+-- min_payers: 'not enough data' (a handful of users cannot say cut or double down). No
+-- projection: 'hold' until there is enough data. A payback day is projected only up to the
+-- projection horizon (the largest [ltv] horizon); past it payback_day is null and payback_basis
+-- says 'beyond D<horizon>'.
 -- Money is numeric (migration 0055): spend is an exact sum, CPI its numeric quotient, and the
 -- verdict's ratios are taken in numeric from the stored LTVs and CPI.
 -- Grain: one row per (app_id, network). Reads: int_cohort_rollup, int_spend_day_rollup, fct_ltv,
@@ -15,7 +19,7 @@ with settings as (
     select * from compute_settings where app_id = ''
 ), installs as (
     select app_id, coalesce(network, 'all') as network, sum(installs) as installs,
-           sum(paid_installs) as paid_installs
+           sum(paid_installs) as paid_installs, sum(payers) as payers
     from int_cohort_rollup group by grouping sets ((app_id, network), (app_id))
 ), spend as (
     select app_id, coalesce(network, 'all') as network, sum(spend_usd) as spend_usd
@@ -23,6 +27,7 @@ with settings as (
 ), base as (
     select coalesce(i.app_id, s.app_id) as app_id, coalesce(i.network, s.network) as network,
            coalesce(i.installs, 0) as installs, coalesce(i.paid_installs, 0) as paid_installs,
+           coalesce(i.payers, 0) as payers,
            coalesce(s.spend_usd, 0) as spend
     from installs i full join spend s on s.app_id = i.app_id and s.network = i.network
 ), measured as (
@@ -54,9 +59,12 @@ with settings as (
     select p.*,
            coalesce(p.observed_payback,
                     case when p.cpi is not null and p.a > 0 and p.b > 0
-                              and ln(p.cpi::double precision / p.a) / p.b < ln(3650)
+                              and ln(p.cpi::double precision / p.a) / p.b <= ln(s.ltv_horizon)
                          then greatest(1, ceil(exp(ln(p.cpi::double precision / p.a) / p.b)))::integer end)
              as payback_day,
+           p.observed_payback is null and p.cpi is not null and p.a > 0 and p.b > 0
+               and ln(p.cpi::double precision / p.a) / p.b > ln(s.ltv_horizon) as payback_beyond,
+           s.ltv_horizon, s.min_installs, s.min_payers,
            p.ltv180 / p.cpi as ratio,
            p.ltv180_low / p.cpi as low_ratio,
            p.ltv180_high / p.cpi as high_ratio,
@@ -64,16 +72,18 @@ with settings as (
            s.cut_ratio as cut
     from payback p cross join settings s
 )
-insert into fct_networks (app_id, network, installs, paid_installs, spend, cpi, ltv_d7, ltv_d30,
+insert into fct_networks (app_id, network, installs, paid_installs, payers, spend, cpi, ltv_d7, ltv_d30,
                           ltv_projected_d180, ltv_d180_low, ltv_d180_high, roas_d7, roas_d30,
                           payback_day, payback_basis, k_factor, verdict, reason)
-select d.app_id, d.network, d.installs, d.paid_installs, d.spend, d.cpi, d.ltv_d7, d.ltv_d30,
+select d.app_id, d.network, d.installs, d.paid_installs, d.payers, d.spend, d.cpi, d.ltv_d7, d.ltv_d30,
        d.ltv180, d.ltv180_low, d.ltv180_high, d.roas_d7, d.roas_d30,
        d.payback_day,
        case when d.observed_payback is not null then 'observed'
-            when d.payback_day is not null then 'projected' end,
+            when d.payback_day is not null then 'projected'
+            when d.payback_beyond then 'beyond D' || d.ltv_horizon end,
        d.k_factor,
        case when d.cpi is null then 'n/a'
+            when d.installs < d.min_installs or d.payers < d.min_payers then 'not enough data'
             when d.ltv180 is null then 'hold'
             when d.ratio >= d.dd and d.low_ratio >= 1 then 'double down'
             when d.ratio < d.cut and d.high_ratio < 1 then 'cut'
@@ -81,6 +91,10 @@ select d.app_id, d.network, d.installs, d.paid_installs, d.spend, d.cpi, d.ltv_d
        case when d.cpi is null then
                  case when d.spend > 0 then 'spend but no paid installs: check the attribution'
                       else 'no spend: organic or viral traffic, nothing to buy or cut' end
+            when d.installs < d.min_installs or d.payers < d.min_payers then
+                 format('%s installs and %s payers: a verdict needs at least %s installs and %s payers '
+                        || '([verdict] min_installs, min_payers); keep buying and look again later',
+                        d.installs, d.payers, d.min_installs, d.min_payers)
             when d.ltv180 is null then
                  'not enough mature cohort days to project LTV_D180; hold until more data arrives'
             else format('LTV_D180 %s $%s (interval $%s-$%s) is %sx CPI $%s; %s',

@@ -29,8 +29,8 @@ extension ComputeEngine {
         try connection.query("""
             insert into compute_settings (app_id, time_zone, day_rule, onboarding_step, window_days,
                 purchase_window_days, regular_opens, regular_days, revenue_share, kfactor_window_days, max_day,
-                brackets, double_down_ratio, cut_ratio, config_fingerprint)
-            values ('', $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::int4range[], $12, $13, $14)
+                brackets, double_down_ratio, cut_ratio, config_fingerprint, min_installs, min_payers, ltv_horizon)
+            values ('', $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::int4range[], $12, $13, $14, $15, $16, $17)
             on conflict (app_id) do update set
                 time_zone = excluded.time_zone, day_rule = excluded.day_rule,
                 onboarding_step = excluded.onboarding_step, window_days = excluded.window_days,
@@ -38,12 +38,14 @@ extension ComputeEngine {
                 regular_days = excluded.regular_days, revenue_share = excluded.revenue_share,
                 kfactor_window_days = excluded.kfactor_window_days, max_day = excluded.max_day,
                 brackets = excluded.brackets, double_down_ratio = excluded.double_down_ratio,
-                cut_ratio = excluded.cut_ratio, config_fingerprint = excluded.config_fingerprint
+                cut_ratio = excluded.cut_ratio, config_fingerprint = excluded.config_fingerprint,
+                min_installs = excluded.min_installs, min_payers = excluded.min_payers,
+                ltv_horizon = excluded.ltv_horizon
             """,
             [config.timeZone, config.dayRule.sqlName, config.onboardingStep, config.windowDays,
              config.purchaseWindowDays, config.regularOpens, config.regularDays, config.revenueShare,
              config.kFactorWindowDays, config.maxDay, brackets, config.doubleDownRatio, config.cutRatio,
-             config.fingerprint])
+             config.fingerprint, config.minInstalls, config.minPayers, config.ltvHorizons.max() ?? 365])
         try connection.execute("delete from compute_funnels where app_id = ''")
         var funnels: [String] = []
         var indexes: [Int] = []

@@ -97,6 +97,8 @@ extension FunnelConfiguration {
             case "verdict":
                 doubleDownRatio = try reader.number("double_down_ratio", in: 0.01...100) ?? doubleDownRatio
                 cutRatio = try reader.number("cut_ratio", in: 0.0...100) ?? cutRatio
+                minInstalls = try reader.integer("min_installs", in: 1...10_000_000) ?? minInstalls
+                minPayers = try reader.integer("min_payers", in: 0...10_000_000) ?? minPayers
             case "funnels":
                 reader.prefix = "funnels[\(funnelIndex)]"
                 funnels.append(try reader.funnel(index: funnelIndex))

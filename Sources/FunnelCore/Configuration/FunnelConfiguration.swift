@@ -31,6 +31,10 @@ public struct FunnelConfiguration: Sendable, Equatable {
     /// Verdict thresholds on projected LTV_D180 / CPI.
     public var doubleDownRatio = 1.5
     public var cutRatio = 0.7
+    /// The fewest installs a network needs for a double down or a cut ("not enough data" below).
+    public var minInstalls = 100
+    /// The fewest payers (users with a purchase) a network needs for a double down or a cut.
+    public var minPayers = 10
     /// User-defined funnels, in file order.
     public var funnels: [FunnelDefinition] = []
 

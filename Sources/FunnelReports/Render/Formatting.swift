@@ -5,6 +5,13 @@ import Foundation
 enum Formatting {
     static let missing = "-"
 
+    /// A payback that the projection does not reach within its horizon: `> D365` for the basis
+    /// `beyond D365`; nil for any other basis.
+    static func paybackBeyond(_ basis: String?) -> String? {
+        guard let basis, basis.hasPrefix("beyond D") else { return nil }
+        return "> " + basis.dropFirst("beyond ".count)
+    }
+
     static func money(_ value: Decimal?) -> String {
         guard let value else { return missing }
         return rounded(value, places: 2).magnitude >= 1000

@@ -26,7 +26,8 @@ public enum HTMLRenderer {
                  Formatting.money(row.ltvD7), Formatting.money(row.ltvD30),
                  "\(Formatting.money(row.ltvProjectedD180)) [\(Formatting.money(row.ltvD180Low))–\(Formatting.money(row.ltvD180High))]",
                  Formatting.percent(row.roasD30),
-                 row.paybackDay.map { "day \($0)" + (row.paybackBasis == "projected" ? " (projected)" : "") } ?? Formatting.missing,
+                 row.paybackDay.map { "day \($0)" + (row.paybackBasis == "projected" ? " (projected)" : "") }
+                    ?? Formatting.paybackBeyond(row.paybackBasis) ?? Formatting.missing,
                  Recommendations.label(row.verdict), row.reason]
             }))
         body += section("Funnel", Charts.funnel(report.funnel.filter {

@@ -86,7 +86,8 @@ public enum TextRenderer {
             [row.network, Formatting.grouped(row.installs), Formatting.money(row.spend), Formatting.money(row.cpi),
              Formatting.money(row.ltvD7), Formatting.money(row.ltvD30), Formatting.money(row.ltvProjectedD180),
              Formatting.percent(row.roasD30),
-             row.paybackDay.map { "d\($0)" + (row.paybackBasis == "projected" ? " (proj)" : "") } ?? Formatting.missing,
+             row.paybackDay.map { "d\($0)" + (row.paybackBasis == "projected" ? " (proj)" : "") }
+                ?? Formatting.paybackBeyond(row.paybackBasis) ?? Formatting.missing,
              Recommendations.label(row.verdict)]
         }
         out.table(columns, rows)

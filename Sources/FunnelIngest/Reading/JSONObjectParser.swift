@@ -77,7 +77,7 @@ struct JSONObjectParser {
                 value.tag = .absent
             default:
                 let numberStart = i
-                guard Self.skipNumber(line, &i) else { return .syntax(offset: numberStart, expected: "a value") }
+                guard JSONText.skipNumber(line, &i) else { return .syntax(offset: numberStart, expected: "a value") }
                 store.append(contentsOf: UnsafeBufferPointer(rebasing: line[numberStart..<i]))
                 value.tag = .number
             }
@@ -116,27 +116,6 @@ struct JSONObjectParser {
         return true
     }
 
-    /// JSON number grammar: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
-    private static func skipNumber(_ p: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Bool {
-        let n = p.count
-        func isDigit(_ k: Int) -> Bool { k < n && p[k] >= 0x30 && p[k] <= 0x39 }
-        if i < n && p[i] == 0x2d { i += 1 }
-        guard isDigit(i) else { return false }
-        if p[i] == 0x30 { i += 1 } else { while isDigit(i) { i += 1 } }
-        if i < n && p[i] == 0x2e {
-            i += 1
-            guard isDigit(i) else { return false }
-            while isDigit(i) { i += 1 }
-        }
-        if i < n && (p[i] == 0x65 || p[i] == 0x45) {
-            i += 1
-            if i < n && (p[i] == 0x2b || p[i] == 0x2d) { i += 1 }
-            guard isDigit(i) else { return false }
-            while isDigit(i) { i += 1 }
-        }
-        return true
-    }
-
     /// Parses the string at `p[i]` (an opening quote) and appends its UTF-8 to the store.
     /// Bytes are copied as they are (UTF-8 validity is checked per field later).
     private mutating func parseString(_ p: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Failure? {
@@ -167,11 +146,11 @@ struct JSONObjectParser {
             case UInt8(ascii: "r"): store.append(0x0d)
             case UInt8(ascii: "t"): store.append(0x09)
             case UInt8(ascii: "u"):
-                guard var scalar = Self.hex4(p, i) else { return .syntax(offset: i, expected: "4 hex digits") }
+                guard var scalar = JSONText.hex4(p, i) else { return .syntax(offset: i, expected: "4 hex digits") }
                 i += 4
                 if scalar >= 0xd800 && scalar <= 0xdbff {
                     guard i + 6 <= n, p[i] == 0x5c, p[i + 1] == UInt8(ascii: "u"),
-                          let low = Self.hex4(p, i + 2), low >= 0xdc00 && low <= 0xdfff
+                          let low = JSONText.hex4(p, i + 2), low >= 0xdc00 && low <= 0xdfff
                     else { return .syntax(offset: i, expected: "a low surrogate escape") }
                     i += 6
                     scalar = 0x10000 + ((scalar - 0xd800) << 10) + (low - 0xdc00)
@@ -185,23 +164,6 @@ struct JSONObjectParser {
             run = i
         }
         return .syntax(offset: n, expected: "a closing quote")
-    }
-
-    private static func hex4(_ p: UnsafeBufferPointer<UInt8>, _ i: Int) -> UInt32? {
-        guard i + 4 <= p.count else { return nil }
-        var value: UInt32 = 0
-        for k in i..<i + 4 {
-            let b = p[k]
-            let digit: UInt32
-            switch b {
-            case 0x30...0x39: digit = UInt32(b - 0x30)
-            case 0x41...0x46: digit = UInt32(b - 0x41 + 10)
-            case 0x61...0x66: digit = UInt32(b - 0x61 + 10)
-            default: return nil
-            }
-            value = value << 4 | digit
-        }
-        return value
     }
 
     private mutating func appendUTF8(_ scalar: UInt32) {

@@ -172,7 +172,8 @@ enum JSONText {
         return Problem(offset: n, expected: "a closing quote")
     }
 
-    private static func hex4(_ p: UnsafeBufferPointer<UInt8>, _ i: Int) -> UInt32? {
+    /// The value of 4 hex digits at `p[i]`, or nil.
+    static func hex4(_ p: UnsafeBufferPointer<UInt8>, _ i: Int) -> UInt32? {
         guard i + 4 <= p.count else { return nil }
         var value: UInt32 = 0
         for k in i..<i + 4 {

@@ -9,7 +9,8 @@ import Foundation
 /// Properties: `platform` (`ios`, `android`, `web`; missing on some events, and on every event
 /// of a few users; a few users change platform), `method` on the signup events. No two events
 /// of one user share a timestamp (each is at least a microsecond after the previous), so the tie
-/// rules of funnels never apply. The output is a pure function of the event count and the seed.
+/// rules of funnels never apply; a few steps fall exactly at the end of a 1-hour window from
+/// their attempt's start, or a microsecond after. The output is a pure function of the event count and the seed.
 public struct EventStreamGenerator: Sendable {
     /// The funnel's steps, in order.
     public static let steps = ["app_opened", "signup_started", "signup_form_submitted", "email_verified", "onboarding_completed"]
@@ -104,6 +105,7 @@ public struct EventStreamGenerator: Sendable {
             for _ in 0..<random.poisson(mean: 1.5) { add(noise[random.below(noise.count)], at: t - seconds(random.uniform(1, 3_600))) }
             add(steps[0], at: t)
             if random.chance(0.15) { t += seconds(random.uniform(5, 600)); add(steps[0], at: t) }
+            let attemptStart = t
             // Each step's odds and delay (seconds); a long tail crosses the hour.
             let odds = [0.7, 0.75, 0.72, 0.85]
             let delays: [(mean: Double, sigma: Double)] = [(40, 1.2), (120, 1.0), (600, 1.3), (300, 1.5)]
@@ -112,6 +114,9 @@ public struct EventStreamGenerator: Sendable {
                 for _ in 0..<random.poisson(mean: 0.5) { add(noise[random.below(noise.count)], at: t + seconds(random.uniform(1, 1_200))) }
                 guard random.chance(odds[step - 1]) else { break }
                 t += seconds(random.lognormal(mean: delays[step - 1].mean, sigma: delays[step - 1].sigma)) + 1
+                // Now and then exactly at the end of a 1-hour window from the attempt's start, or
+                // a microsecond after it (the window is inclusive).
+                if random.chance(0.03) && t < attemptStart + seconds(3_600) { t = attemptStart + seconds(3_600) + Int64(random.below(2)) }
                 // Now and then a step is done twice.
                 if random.chance(0.05) { add(steps[step], at: t + seconds(random.uniform(1, 300))) }
                 add(steps[step], at: t, method: step <= 2 ? method : nil)

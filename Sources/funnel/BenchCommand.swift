@@ -7,6 +7,6 @@ struct BenchCommand: ParsableCommand {
         abstract: "Measure throughput and timings beside their baselines.",
         discussion: "Build with 'swift build -c release' (or run 'make bench') for meaningful figures.",
         subcommands: [BenchGenerateCommand.self, BenchIngestCommand.self, BenchComputeCommand.self,
-                      BenchDailyCommand.self]
+                      BenchDailyCommand.self, BenchQueryCommand.self]
     )
 }

@@ -363,9 +363,8 @@ struct BenchDailyCommand: ParsableCommand {
         return fastest
     }
 
-    static func findScript(_ given: String?) -> URL? {
+    static func findScript(_ given: String?, relative: String = "bench/duckdb_baseline.py") -> URL? {
         if let given { return FileManager.default.fileExists(atPath: given) ? URL(fileURLWithPath: given) : nil }
-        let relative = "bench/duckdb_baseline.py"
         var places = [URL(fileURLWithPath: FileManager.default.currentDirectoryPath)]
         if var directory = Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent() {
             for _ in 0..<6 {

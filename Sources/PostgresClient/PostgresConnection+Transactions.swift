@@ -44,23 +44,24 @@ public struct AdvisoryLockKey: Hashable, Sendable, CustomStringConvertible {
 }
 
 extension PostgresConnection {
-    /// Takes a session advisory lock, waiting for it.
+    /// Takes a connection-level advisory lock (`pg_advisory_lock`: held until released or the
+    /// connection ends), waiting for it.
     public func advisoryLock(_ key: AdvisoryLockKey) throws {
         try query("select pg_advisory_lock($1)", [key.value])
     }
 
-    /// Takes a session advisory lock if it is free; returns whether it was taken.
+    /// Takes a connection-level advisory lock if it is free; returns whether it was taken.
     public func tryAdvisoryLock(_ key: AdvisoryLockKey) throws -> Bool {
         try query("select pg_try_advisory_lock($1)", [key.value]).scalar(Bool.self)
     }
 
-    /// Releases a session advisory lock this session holds; returns whether it was held.
+    /// Releases a connection-level advisory lock this connection holds; returns whether it was held.
     @discardableResult
     public func advisoryUnlock(_ key: AdvisoryLockKey) throws -> Bool {
         try query("select pg_advisory_unlock($1)", [key.value]).scalar(Bool.self)
     }
 
-    /// Runs `body` holding a session advisory lock (waiting for it), and releases it after, also
+    /// Runs `body` holding a connection-level advisory lock (waiting for it), and releases it after, also
     /// when `body` throws. A lost connection releases the lock on the server by itself.
     public func withAdvisoryLock<T>(_ key: AdvisoryLockKey, _ body: () throws -> T) throws -> T {
         try advisoryLock(key)
@@ -71,7 +72,7 @@ extension PostgresConnection {
     }
 
     /// Runs `body` if the lock is free, holding it meanwhile; returns nil without running it when
-    /// another session holds the lock.
+    /// another connection holds the lock.
     public func withAdvisoryLockIfFree<T>(_ key: AdvisoryLockKey, _ body: () throws -> T) throws -> T? {
         guard try tryAdvisoryLock(key) else { return nil }
         defer {

@@ -173,10 +173,9 @@ create temp table retention_previous_state on commit drop as
 select app_id, data_through_date from compute_state;
 
 -- The run analyzes these tables for their row counts and distinct users, which a sample of 3,000
--- rows gives as well as the default 30,000: statistics target 10 on every column, so each ANALYZE
--- takes about a fifth of the time (36 -> 7 ms for 36k delta users; a 90-day bench day's analyzes
--- here 0.19 -> 0.05 s).
--- Identifiers come from the catalog of this session's own temporary schema.
+-- rows gives as well as the default 30,000: statistics target 10 on every column (see
+-- docs/performance-log.md for what it saves).
+-- Identifiers come from the catalog of the connection's own temporary schema.
 do $$
 declare
     working record;

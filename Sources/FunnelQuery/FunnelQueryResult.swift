@@ -122,12 +122,16 @@ struct FunnelTally {
     }
 
     func result(app: String, scope: FunnelQueryScope) -> FunnelQueryResult {
+        // Each user row under its breakdown value, in one pass (a breakdown may have many values).
         var values: [String?] = []
-        var seen = Set<String?>()
-        for row in users where seen.insert(row.result.breakdown).inserted { values.append(row.result.breakdown) }
+        var byValue: [String?: [FunnelQueryResult.UserRow]] = [:]
+        for row in users {
+            if byValue[row.result.breakdown] == nil { values.append(row.result.breakdown) }
+            byValue[row.result.breakdown, default: []].append(row)
+        }
         let stepCount = spec.steps.count
         var series: [FunnelQueryResult.Series] = values.map { value in
-            let rows = users.filter { $0.result.breakdown == value }
+            let rows = byValue[value] ?? []
             let counted = rows.filter { $0.result.furthestStep > 0 }
             let reached = (1...stepCount).map { step in counted.filter { $0.result.furthestStep >= step }.count }
             let steps = (1...stepCount).map { step -> FunnelQueryResult.Step in

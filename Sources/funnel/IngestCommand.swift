@@ -102,7 +102,7 @@ struct IngestCommand: ParsableCommand {
         }
     }
 
-    /// Where each physical line of a file went, e.g. `1,002 lines: 1 header, 1,000 rows, 1 blank`.
+    /// Where each physical line of a file went, e.g. `1002 lines: 1 header, 1000 rows, 1 blank`.
     static func lineAccount(_ counts: FileLoadCounts) -> String {
         let lines = counts.lines
         var parts = ["\(lines.header) header", "\(counts.rowsRead) rows"]

@@ -1,4 +1,5 @@
 import FunnelCore
+import FunnelSQL
 import PostgresClient
 
 extension ComputeEngine {
@@ -66,5 +67,11 @@ extension ComputeEngine {
             insert into compute_funnels (app_id, funnel, step_index, step)
             select '', * from unnest($1::text[], $2::integer[], $3::text[])
             """, [funnels, indexes, labels])
+    }
+
+    /// Records which inputs of the default funnel each app has (`funnel_inputs.sql`) and returns
+    /// the apps whose facts were derived under another answer; their steps must be derived again.
+    func defaultFunnelInputsChanged(_ connection: PostgresConnection) throws -> [String] {
+        try connection.query(SQLCatalog.text("compute/funnel_inputs.sql")).map { try $0.decode(String.self, at: 0) }
     }
 }

@@ -265,7 +265,7 @@ public struct ComputeEngine: Sendable {
             try timed(step) { try connection.execute(SQLCatalog.text("compute/\(step).sql")) }
         }
         try timed("fct_cpi") { try connection.query(SQLCatalog.text("compute/fct_cpi.sql"), [!full]) }
-        for step in ["fct_funnel_top", "fct_kfactor", "fct_funnel"] {
+        for step in ["fct_funnel_top", "fct_kfactor", "fct_funnel", "fct_funnel_breakdown"] {
             try timed(step) { try connection.execute(SQLCatalog.text("compute/\(step).sql")) }
         }
         try timed("fct_ltv_models") { try projectLTV(connection) }

@@ -20,6 +20,7 @@ struct Funnel: ParsableCommand {
             ComputeCommand.self,
             ReportCommand.self,
             QueryCommand.self,
+            InputsCommand.self,
             DemoCommand.self,
             RunCommand.self,
             BenchCommand.self,

@@ -143,8 +143,6 @@ struct FunnelAndIncrementalTests {
         let f = try ComputeFixture()
         try f.install("u", "2024-03-01T10:00:00Z", network: "adnova")
         try f.install("w", "2024-03-10T10:00:00Z")
-        // The app has purchases from the start: the first purchase of an app rebuilds everything.
-        try f.purchase("w", "2024-03-10T11:00:00Z", revenue: 1)
         try f.markDirty("2024-03-01", "2024-03-10")
         try f.compute()
         #expect(try f.double("select ltv from fct_ltv where network = 'adnova' and day = 5 and not projected") == 0)

@@ -1,8 +1,10 @@
 -- funnel_inputs: records which inputs of the default funnel each app with installs has (opens,
 -- rows of the configured onboarding step, purchases) in compute_app_inputs, and returns the
--- apps whose facts were derived under another answer: an app already computed whose inputs
--- changed (its first onboarding rows arrived, say), or computed before this table existed
--- while missing an input. Their facts must be derived again (compute rebuilds everything).
+-- apps whose facts were derived under another answer: an app already computed whose opens or
+-- onboarding rows arrived for the first time, or computed before this table existed while
+-- missing one of them. Their facts must be derived again (compute rebuilds everything). The
+-- purchase step is the last, so no fact passes through it: its first purchase only brings the
+-- step back into fct_funnel, which every run rebuilds.
 -- Presence only grows, so an input once found is not looked for again; the apps are listed by
 -- skipping through raw_installs' key (one index probe per app and partition).
 -- Grain: one row per app_id whose answer changed. Reads: raw_installs, raw_opens, raw_steps,
@@ -40,6 +42,5 @@ with recursive apps (app_id) as (
 select app_id
 from found
 where computed
-  and (case when known then (had_opens, had_onboarding, had_purchases)
-                            is distinct from (has_opens, has_onboarding, has_purchases)
-            else not (has_opens and has_onboarding and has_purchases) end);
+  and (case when known then (had_opens, had_onboarding) is distinct from (has_opens, has_onboarding)
+            else not (has_opens and has_onboarding) end);

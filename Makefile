@@ -6,7 +6,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RELEASE_BIN := .build/release/funnel
 BENCH_EVENTS ?= 10000000
 
-.PHONY: all deps build release test fuzz demo bench bench-deps cdnow clean
+.PHONY: all deps build release test fuzz schema demo bench bench-deps cdnow clean
 
 all: build
 
@@ -49,6 +49,13 @@ test: deps
 	  || echo "note: no CDNOW sample (make cdnow failed): the BG/NBD and Gamma-Gamma reproduction tests are skipped"
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
+
+## schema: write sql/schema.sql again, the current schema as DDL read back from a migrated database
+## (a test fails while it differs from what the migrations build).
+schema: deps
+	$(FORGET_PLAN)
+	$(SWIFT) build --build-tests
+	FUNNEL_WRITE_SCHEMA=1 $(SWIFT) test --skip-build --filter schemaSnapshot
 
 ## fuzz: the CSV and NDJSON readers' mutation fuzzing for FUZZ_SECONDS per format (make test runs it
 ## for a few seconds). A failure names its seed (FUNNEL_FUZZ_SEED replays it) and keeps its input.

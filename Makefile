@@ -6,7 +6,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RELEASE_BIN := .build/release/funnel
 BENCH_EVENTS ?= 10000000
 
-.PHONY: all deps build release test fuzz schema demo bench bench-deps cdnow clean
+.PHONY: all deps build release test check fuzz schema demo bench bench-deps cdnow clean
 
 all: build
 
@@ -56,6 +56,14 @@ schema: deps
 	$(FORGET_PLAN)
 	$(SWIFT) build --build-tests
 	FUNNEL_WRITE_SCHEMA=1 $(SWIFT) test --skip-build --filter schemaSnapshot
+
+## check: the unit tests alone, which need no database (the core's maths and funnels, the readers
+## and validation, the generator, the renderers); `make test` runs them with the integration tests.
+UNIT_TESTS := ^(FunnelCoreTests|FunnelGenerateTests|FunnelIngestUnitTests|FunnelReportsUnitTests)\.
+check: deps
+	$(FORGET_PLAN)
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --filter '$(UNIT_TESTS)'
 
 ## fuzz: the CSV and NDJSON readers' mutation fuzzing for FUZZ_SECONDS per format (make test runs it
 ## for a few seconds). A failure names its seed (FUNNEL_FUZZ_SEED replays it) and keeps its input.

@@ -56,11 +56,14 @@ let package = Package(
             "FunnelIngest", .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "FunnelGenerateTests", dependencies: ["FunnelGenerate", "FunnelCore"]),
+        .target(name: "IngestFixtures", dependencies: ["FunnelIngest", "FunnelCore", "CZlib"], path: "Tests/IngestFixtures"),
+        .testTarget(name: "FunnelIngestUnitTests", dependencies: ["IngestFixtures", "FunnelIngest", "FunnelCore", "CZlib"]),
         .testTarget(name: "FunnelIngestTests", dependencies: [
-            "FunnelGenerate", "FunnelQuery",
+            "FunnelGenerate", "FunnelQuery", "IngestFixtures",
             "FunnelIngest", "FunnelCore", "PostgresClient", "TestSupport",
         ]),
         .testTarget(name: "FunnelCLITests", dependencies: ["TestSupport", "PostgresClient"]),
+        .testTarget(name: "FunnelReportsUnitTests", dependencies: ["FunnelReports", "FunnelCore", "TestSupport"]),
         .testTarget(name: "FunnelReportsTests", dependencies: ["FunnelReports", "FunnelCompute", "FunnelCore", "PostgresClient", "TestSupport"]),
         .testTarget(name: "FunnelDashboardTests", dependencies: [
             "FunnelCompute", "FunnelIngest", "FunnelCore", "FunnelGenerate", "PostgresClient", "TestSupport",

@@ -3,6 +3,7 @@ import FunnelCore
 import FunnelIngest
 import FunnelQuery
 import PostgresClient
+import IngestFixtures
 import Testing
 
 /// `funnel query funnel` over loaded events: filters in SQL, first-time steps, the date range,

@@ -1,4 +1,5 @@
 import FunnelIngest
+import IngestFixtures
 import Testing
 
 @Suite("File checksums (SHA-256)")

@@ -1,5 +1,6 @@
 import Foundation
 import FunnelIngest
+import IngestFixtures
 import Testing
 
 /// Parse-only throughput, run by hand: `FUNNEL_READER_BENCH_ROWS=1000000 swift test -c release

@@ -1,5 +1,6 @@
 import FunnelCore
 import FunnelIngest
+import IngestFixtures
 import Testing
 
 @Suite("Field validation")

@@ -1,5 +1,6 @@
 import Foundation
 @testable import FunnelReports
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -13,7 +14,7 @@ struct ChromiumTests {
     @Test("the HTML report renders its charts: the screenshot is not blank, and the page makes no network request",
           .enabled(if: chromium != nil, "chromium is not installed (apt-get install chromium); skipping the screenshot test"))
     func screenshot() throws {
-        let directory = try temporaryDirectory()
+        let directory = try TestCluster.makeTemporaryDirectory(prefix: "funnel-chromium-test")
         defer { try? FileManager.default.removeItem(at: directory) }
         let html = directory.appending(path: "report.html")
         try Data(HTMLRenderer.render(RenderingTests.sample()).utf8).write(to: html)
@@ -27,7 +28,7 @@ struct ChromiumTests {
     @Test("the network check catches a page that fetches something (so the check can fail)",
           .enabled(if: chromium != nil, "chromium is not installed (apt-get install chromium); skipping the screenshot test"))
     func networkCheckWorks() throws {
-        let directory = try temporaryDirectory()
+        let directory = try TestCluster.makeTemporaryDirectory(prefix: "funnel-chromium-test")
         defer { try? FileManager.default.removeItem(at: directory) }
         let html = directory.appending(path: "fetching.html")
         try Data(#"<html><body><img src="http://example.invalid/pixel.png"></body></html>"#.utf8).write(to: html)

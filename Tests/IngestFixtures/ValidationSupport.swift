@@ -1,8 +1,8 @@
-import FunnelCore
+public import FunnelCore
 import FunnelIngest
 
 /// A valid row of each kind, to change one field at a time.
-let validRows: [EventKind: [String: String]] = [
+public let validRows: [EventKind: [String: String]] = [
     .installs: ["event_id": "e1", "app_id": "app", "user_id": "u1", "installed_at": "2024-05-01T10:00:00Z",
                 "network": "facebook"],
     .opens: ["event_id": "e1", "app_id": "app", "user_id": "u1", "opened_at": "2024-05-01T10:00:00Z"],
@@ -21,24 +21,24 @@ let validRows: [EventKind: [String: String]] = [
               "occurred_at": "2024-05-01T10:00:00Z", "properties": #"{"method":"email"}"#],
 ]
 
-enum Outcome: Equatable {
+public enum Outcome: Equatable {
     /// The loaded row: field name -> its COPY text value.
     case row([String: String])
     case rejected(String)
 
-    var reason: String? {
+    public var reason: String? {
         if case .rejected(let reason) = self { return reason }
         return nil
     }
 
-    subscript(field: String) -> String? {
+    public subscript(field: String) -> String? {
         if case .row(let values) = self { return values[field] }
         return nil
     }
 }
 
 /// Reads one CSV row of `kind`: the valid row with `changes` applied (nil removes a field).
-func outcome(
+public func outcome(
     _ kind: EventKind, _ changes: [String: String?] = [:], assumeTimeZone: String? = nil
 ) throws -> Outcome {
     var fields = validRows[kind]!
@@ -52,7 +52,7 @@ func outcome(
 }
 
 /// Reads one NDJSON line of `kind`.
-func jsonOutcome(_ kind: EventKind, _ line: String, assumeTimeZone: String? = nil) throws -> Outcome {
+public func jsonOutcome(_ kind: EventKind, _ line: String, assumeTimeZone: String? = nil) throws -> Outcome {
     let scratch = try Scratch()
     let path = try scratch.file("\(kind.name)-test.ndjson", line + "\n")
     return try outcomeOf(path, kind: kind, assumeTimeZone: assumeTimeZone)
@@ -65,7 +65,7 @@ private func outcomeOf(_ path: String, kind: EventKind, assumeTimeZone: String?)
     return .row(Dictionary(uniqueKeysWithValues: zip(kind.fieldNames, columns)))
 }
 
-func csvQuoted(_ value: String) -> String {
+public func csvQuoted(_ value: String) -> String {
     value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
         ? "\"" + value.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
         : value

@@ -1,13 +1,13 @@
 import CZlib
-import Foundation
-import FunnelCore
-import FunnelIngest
+public import Foundation
+public import FunnelCore
+public import FunnelIngest
 
 /// Temporary input files and a helper that reads one completely.
-final class Scratch {
-    let directory: URL
+public final class Scratch {
+    public let directory: URL
 
-    init() throws {
+    public init() throws {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("funnel-ingest-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -15,24 +15,24 @@ final class Scratch {
 
     deinit { try? FileManager.default.removeItem(at: directory) }
 
-    func file(_ name: String, _ text: String) throws -> String {
+    public func file(_ name: String, _ text: String) throws -> String {
         try file(name, bytes: Array(text.utf8))
     }
 
-    func file(_ name: String, bytes: [UInt8]) throws -> String {
+    public func file(_ name: String, bytes: [UInt8]) throws -> String {
         let path = directory.appendingPathComponent(name).path
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         return path
     }
 
     /// Writes `text` gzip-compressed with zlib's gzwrite.
-    func gzipFile(_ name: String, _ text: String) throws -> String {
+    public func gzipFile(_ name: String, _ text: String) throws -> String {
         try gzipFile(name, parts: [Array(text.utf8)])
     }
 
     /// Writes the parts, each repeated `times`, as one gzip stream (a large expansion costs
     /// no memory here).
-    func gzipFile(_ name: String, parts: [[UInt8]], times: Int = 1) throws -> String {
+    public func gzipFile(_ name: String, parts: [[UInt8]], times: Int = 1) throws -> String {
         let path = directory.appendingPathComponent(name).path
         guard let gz = gzopen(path, "wb9") else { throw CocoaError(.fileWriteUnknown) }
         for var bytes in parts {
@@ -46,30 +46,30 @@ final class Scratch {
 }
 
 /// Everything a reader produced from one file.
-struct ReadResult {
-    var lines: [EventKind: [String]] = [:]
-    var rejects: [RejectedRow] = []
-    var rowsRead = 0
-    var lineCounts = LineCounts()
-    var bounds: [EventKind: TimeBounds] = [:]
-    var maxBufferBytes = 0
+public struct ReadResult {
+    public var lines: [EventKind: [String]] = [:]
+    public var rejects: [RejectedRow] = []
+    public var rowsRead = 0
+    public var lineCounts = LineCounts()
+    public var bounds: [EventKind: TimeBounds] = [:]
+    public var maxBufferBytes = 0
 
     /// Whether every physical line is the header, blank, or part of a record read.
-    var accountsForEveryLine: Bool { lineCounts.recordLines == Int64(rowsRead) }
+    public var accountsForEveryLine: Bool { lineCounts.recordLines == Int64(rowsRead) }
 
     /// The single COPY line of `kind`'s only row, split into its columns.
-    func columns(_ kind: EventKind, row: Int = 0) -> [String] {
+    public func columns(_ kind: EventKind, row: Int = 0) -> [String] {
         (lines[kind] ?? [])[row].split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
     }
 
     /// The named column of `kind`'s row as written in the COPY line.
-    func value(_ kind: EventKind, _ field: String, row: Int = 0) -> String? {
+    public func value(_ kind: EventKind, _ field: String, row: Int = 0) -> String? {
         guard let index = kind.fieldNames.firstIndex(of: field), (lines[kind]?.count ?? 0) > row else { return nil }
         return columns(kind, row: row)[index]
     }
 }
 
-func readAll(_ path: String, options: ReaderOptions = testOptions(), batch: Int = 3) throws -> ReadResult {
+public func readAll(_ path: String, options: ReaderOptions = testOptions(), batch: Int = 3) throws -> ReadResult {
     let reader = try InputFileReader(path: path, options: options)
     var sink = RowSink()
     var result = ReadResult()
@@ -97,10 +97,10 @@ func readAll(_ path: String, options: ReaderOptions = testOptions(), batch: Int 
 }
 
 /// "Now" fixed at 2024-06-01T00:00:00Z so date checks are reproducible.
-let testNow = Date(timeIntervalSince1970: 1_717_200_000)
+public let testNow = Date(timeIntervalSince1970: 1_717_200_000)
 
-func testOptions(kind: EventKind? = nil, assumeTimeZone: String? = nil) -> ReaderOptions {
+public func testOptions(kind: EventKind? = nil, assumeTimeZone: String? = nil) -> ReaderOptions {
     ReaderOptions(kind: kind, assumeTimeZone: assumeTimeZone, now: testNow)
 }
 
-let installsHeader = "event_id,app_id,user_id,installed_at,network,platform,country,campaign,referrer_user_id,invite_id\n"
+public let installsHeader = "event_id,app_id,user_id,installed_at,network,platform,country,campaign,referrer_user_id,invite_id\n"

@@ -1,6 +1,7 @@
 import Foundation
 import FunnelCore
 import FunnelIngest
+import IngestFixtures
 import Testing
 
 /// Mutation fuzzing of the CSV and NDJSON readers, with an oracle for the promise that a malformed

@@ -18,8 +18,9 @@ let package = Package(
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
 
+        .target(name: "FunnelCalendar"),
         .target(name: "PostgresClient", dependencies: [
-            "CLibPQ",
+            "CLibPQ", "FunnelCalendar",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "FunnelCore"),
@@ -27,7 +28,7 @@ let package = Package(
         .plugin(name: "EmbedSQL", capability: .buildTool(), dependencies: ["EmbedSQLTool"]),
         .target(name: "FunnelSQL", plugins: ["EmbedSQL"]),
         .target(name: "FunnelIngest", dependencies: [
-            "FunnelCore", "FunnelSQL", "PostgresClient", "CZlib",
+            "FunnelCore", "FunnelCalendar", "FunnelSQL", "PostgresClient", "CZlib",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
@@ -38,7 +39,7 @@ let package = Package(
         .target(name: "FunnelReports", dependencies: [
             "FunnelCore", "FunnelSQL", "PostgresClient",
         ]),
-        .target(name: "FunnelGenerate", dependencies: ["FunnelCore", "CZlib"]),
+        .target(name: "FunnelGenerate", dependencies: ["FunnelCore", "FunnelCalendar", "CZlib"]),
         .target(name: "FunnelQuery", dependencies: ["FunnelCore", "FunnelSQL", "PostgresClient"]),
         .executableTarget(name: "funnel", dependencies: [
             "FunnelCore", "FunnelSQL", "PostgresClient", "FunnelIngest", "FunnelCompute",
@@ -55,9 +56,9 @@ let package = Package(
             "FunnelCompute", "FunnelQuery", "FunnelSQL", "PostgresClient", "TestSupport", "FunnelGenerate", "FunnelCore",
             "FunnelIngest", .product(name: "Logging", package: "swift-log"),
         ]),
-        .testTarget(name: "FunnelGenerateTests", dependencies: ["FunnelGenerate", "FunnelCore"]),
+        .testTarget(name: "FunnelGenerateTests", dependencies: ["FunnelGenerate", "FunnelCore", "FunnelCalendar"]),
         .target(name: "IngestFixtures", dependencies: ["FunnelIngest", "FunnelCore", "CZlib"], path: "Tests/IngestFixtures"),
-        .testTarget(name: "FunnelIngestUnitTests", dependencies: ["IngestFixtures", "FunnelIngest", "FunnelCore", "CZlib"]),
+        .testTarget(name: "FunnelIngestUnitTests", dependencies: ["IngestFixtures", "FunnelIngest", "FunnelCore", "FunnelCalendar", "CZlib"]),
         .testTarget(name: "FunnelIngestTests", dependencies: [
             "FunnelGenerate", "FunnelQuery", "IngestFixtures",
             "FunnelIngest", "FunnelCore", "PostgresClient", "TestSupport",

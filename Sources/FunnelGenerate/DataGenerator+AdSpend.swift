@@ -1,3 +1,4 @@
+import FunnelCalendar
 import FunnelCore
 
 /// Realised spend figures of one paid network, from the ad spend rows as finally stated.

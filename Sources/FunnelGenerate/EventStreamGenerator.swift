@@ -1,3 +1,4 @@
+import FunnelCalendar
 import Foundation
 
 /// A seeded stream of custom product events (the `events` input kind) for benchmarking funnel

@@ -1,4 +1,5 @@
 @testable import FunnelIngest
+import FunnelCalendar
 import FunnelCore
 import Testing
 
@@ -18,8 +19,8 @@ struct EncodingTests {
 
     @Test("days from civil and back agree over four centuries")
     func civilRoundTrip() {
-        for days in stride(from: Int64(-200_000), through: 200_000, by: 37) {
-            let (y, m, d) = CivilTime.civil(days: days)
+        for days in stride(from: -200_000, through: 200_000, by: 37) {
+            let (y, m, d) = CivilTime.civil(fromDays: days)
             #expect(CivilTime.days(year: y, month: m, day: d) == days)
         }
         #expect(CivilTime.days(year: 2000, month: 3, day: 1) == 11_017)

@@ -1,3 +1,4 @@
+import FunnelCalendar
 /// Parses input timestamps to microseconds since the epoch (UTC) and writes them back in
 /// PostgreSQL's `YYYY-MM-DD HH:MM:SS[.ffffff]+00` form. Hand-written over bytes: it runs for
 /// every row.
@@ -82,7 +83,7 @@ struct TimestampParser {
         guard month >= 1 && month <= 12, day >= 1, day <= CivilTime.daysInMonth(year, month),
               hour <= 23, minute <= 59, second <= 59
         else { return .failure(.notCalendarTime) }
-        let local = CivilTime.days(year: year, month: month, day: day) * 86_400
+        let local = Int64(CivilTime.days(year: year, month: month, day: day)) * 86_400
             + Int64(hour * 3600 + minute * 60 + second)
         let offset: Int64
         if i == n {
@@ -121,7 +122,7 @@ struct TimestampParser {
         guard month >= 1 && month <= 12, day >= 1, day <= CivilTime.daysInMonth(year, month) else {
             return .failure(.notDate)
         }
-        let days = CivilTime.days(year: year, month: month, day: day)
+        let days = Int64(CivilTime.days(year: year, month: month, day: day))
         if days * 86_400 * 1_000_000 < CivilTime.earliestMicros { return .failure(.tooEarly) }
         if days * 86_400 * 1_000_000 > latestMicros { return .failure(.tooLate) }
         return .success(days)
@@ -144,7 +145,7 @@ enum TimestampWriter {
 
     /// `YYYY-MM-DD`.
     static func appendDate(days: Int64, to out: inout [UInt8]) {
-        let (y, m, d) = CivilTime.civil(days: days)
+        let (y, m, d) = CivilTime.civil(fromDays: Int(days))
         appendDigits(y, count: 4, to: &out)
         out.append(0x2d)
         appendDigits(m, count: 2, to: &out)

@@ -41,7 +41,12 @@ let package = Package(
         ]),
         .target(name: "FunnelGenerate", dependencies: ["FunnelCore", "FunnelCalendar", "CZlib"]),
         .target(name: "FunnelQuery", dependencies: ["FunnelCore", "FunnelSQL", "PostgresClient"]),
+        .target(name: "FunnelBench", dependencies: [
+            "FunnelCore", "FunnelCalendar", "FunnelSQL", "PostgresClient", "FunnelIngest", "FunnelGenerate",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .executableTarget(name: "funnel", dependencies: [
+            "FunnelBench",
             "FunnelCore", "FunnelSQL", "PostgresClient", "FunnelIngest", "FunnelCompute",
             "FunnelReports", "FunnelGenerate", "FunnelQuery",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -53,14 +58,14 @@ let package = Package(
         .testTarget(name: "PostgresClientTests", dependencies: ["PostgresClient", "TestSupport"]),
         .testTarget(name: "FunnelCoreTests", dependencies: ["FunnelCore"]),
         .testTarget(name: "FunnelComputeTests", dependencies: [
-            "FunnelCompute", "FunnelQuery", "FunnelSQL", "PostgresClient", "TestSupport", "FunnelGenerate", "FunnelCore",
+            "FunnelCompute", "FunnelBench", "FunnelQuery", "FunnelSQL", "PostgresClient", "TestSupport", "FunnelGenerate", "FunnelCore",
             "FunnelIngest", .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "FunnelGenerateTests", dependencies: ["FunnelGenerate", "FunnelCore", "FunnelCalendar"]),
         .target(name: "IngestFixtures", dependencies: ["FunnelIngest", "FunnelCore", "CZlib"], path: "Tests/IngestFixtures"),
-        .testTarget(name: "FunnelIngestUnitTests", dependencies: ["IngestFixtures", "FunnelIngest", "FunnelCore", "FunnelCalendar", "CZlib"]),
+        .testTarget(name: "FunnelIngestUnitTests", dependencies: ["IngestFixtures", "FunnelBench", "FunnelIngest", "FunnelCore", "FunnelCalendar", "CZlib"]),
         .testTarget(name: "FunnelIngestTests", dependencies: [
-            "FunnelGenerate", "FunnelQuery", "IngestFixtures",
+            "FunnelGenerate", "FunnelQuery", "IngestFixtures", "FunnelBench",
             "FunnelIngest", "FunnelCore", "PostgresClient", "TestSupport",
         ]),
         .testTarget(name: "FunnelCLITests", dependencies: ["TestSupport", "PostgresClient"]),

@@ -1,4 +1,5 @@
 import Foundation
+import FunnelBench
 import FunnelCore
 import FunnelIngest
 import IngestFixtures

@@ -1,4 +1,5 @@
 import Foundation
+import FunnelBench
 import FunnelIngest
 import IngestFixtures
 import Testing

@@ -130,9 +130,9 @@ struct TimestampParser {
 }
 
 /// Writes dates and times in the forms PostgreSQL's COPY text input reads.
-enum TimestampWriter {
+package enum TimestampWriter {
     @inline(__always)
-    static func appendDigits(_ value: Int, count: Int, to out: inout [UInt8]) {
+    package static func appendDigits(_ value: Int, count: Int, to out: inout [UInt8]) {
         var divisor = 1
         for _ in 1..<count { divisor *= 10 }
         var v = value
@@ -144,7 +144,7 @@ enum TimestampWriter {
     }
 
     /// `YYYY-MM-DD`.
-    static func appendDate(days: Int64, to out: inout [UInt8]) {
+    package static func appendDate(days: Int64, to out: inout [UInt8]) {
         let (y, m, d) = CivilTime.civil(fromDays: Int(days))
         appendDigits(y, count: 4, to: &out)
         out.append(0x2d)
@@ -154,7 +154,7 @@ enum TimestampWriter {
     }
 
     /// `YYYY-MM-DD HH:MM:SS[.ffffff]+00`.
-    static func appendTimestamp(micros: Int64, to out: inout [UInt8]) {
+    package static func appendTimestamp(micros: Int64, to out: inout [UInt8]) {
         let seconds = CivilTime.floorDiv(micros, 1_000_000)
         let fraction = Int(micros - seconds * 1_000_000)
         let days = CivilTime.floorDiv(seconds, 86_400)

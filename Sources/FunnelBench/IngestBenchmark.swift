@@ -1,3 +1,4 @@
+import FunnelIngest
 import Foundation
 import FunnelCore
 public import Logging
@@ -34,7 +35,7 @@ public enum IngestBenchmark {
         let output = try FileOutput(path: copyText)
         var sink = RowSink()
         while try reader.readBatch(maxRows: 50_000, into: &sink) {
-            try output.write(sink.buffers[EventKind.installs.ordinal])
+            try sink.withCopyData(for: .installs) { try output.write(Array($0)) }
             sink.reset()
         }
         output.close()

@@ -1,3 +1,4 @@
+import FunnelGenerate
 import FunnelCalendar
 import Foundation
 

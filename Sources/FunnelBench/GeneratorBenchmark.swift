@@ -1,3 +1,4 @@
+import FunnelGenerate
 import Foundation
 
 /// `funnel bench generate`: generation throughput beside the raw write speed of the same bytes.

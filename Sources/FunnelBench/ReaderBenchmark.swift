@@ -1,3 +1,5 @@
+public import FunnelIngest
+import Foundation
 /// Parse-only throughput of the reader (read + validate + COPY-encode, no database), for
 /// `funnel bench` to report beside the load figures.
 public enum ReaderBenchmark {

@@ -2,7 +2,7 @@ import FunnelSQL
 public import PostgresClient
 
 /// Deterministic synthetic raw data written straight into the raw tables with set-based SQL
-/// (`sql/compute/synthetic/`), for compute tests and `funnel bench compute`. Not a substitute for
+/// (`sql/bench/synthetic/`), for compute tests and `funnel bench compute`. Not a substitute for
 /// `funnel generate`: it plants no truth, it only has the shape and volume of real data.
 public enum SyntheticData {
     /// Adds `users` users installing over `days` days from `firstDay` (UTC), and their activity
@@ -14,7 +14,7 @@ public enum SyntheticData {
                               days: Int, seed: Int, fileID: Int = 0) throws -> Int {
         let lastDay = try connection.query("select ($1::date + $2::integer - 1)::text", [firstDay, days]).scalar(String.self)
         try ensurePartitions(connection, from: firstDay, to: lastDay, extraDays: 3)
-        let installs = try connection.query(SQLCatalog.text("compute/synthetic/installs.sql"),
+        let installs = try connection.query(SQLCatalog.text("bench/synthetic/installs.sql"),
                                             [app, users, firstDay, days, seed, fileID]).affectedRows
         return installs + (try addActivity(connection, app: app, from: firstDay, to: lastDay, fileID: fileID))
     }
@@ -29,9 +29,9 @@ public enum SyntheticData {
             create temp table if not exists syn_active (user_id text, installed_at timestamptz, day date, n integer, h integer);
             truncate syn_active
             """)
-        try connection.query(SQLCatalog.text("compute/synthetic/active_days.sql"), [app, from, to])
-        let events = try connection.query(SQLCatalog.text("compute/synthetic/events.sql"), [app, fileID]).scalar(Int.self)
-        let spend = try connection.query(SQLCatalog.text("compute/synthetic/ad_spend.sql"),
+        try connection.query(SQLCatalog.text("bench/synthetic/active_days.sql"), [app, from, to])
+        let events = try connection.query(SQLCatalog.text("bench/synthetic/events.sql"), [app, fileID]).scalar(Int.self)
+        let spend = try connection.query(SQLCatalog.text("bench/synthetic/ad_spend.sql"),
                                          [app, from, to, fileID]).affectedRows
         try connection.execute("drop table syn_active")
         return events + spend

@@ -141,12 +141,13 @@ public struct RetentionQueryRunner {
     /// and regular expressions PostgreSQL cannot compile, each named by its flag.
     private func check(_ spec: RetentionSpec, app: String) throws {
         let parts = [("--start", spec.start), ("--return", spec.returning)]
-        let names = Array(Set(parts.flatMap(\.1.events))).sorted()
-        let known = try connection.query(SQLCatalog.text("query/funnel_checks.sql"), [app, names])
-        let unknown = try known.rows.filter { !(try $0.decode(Bool.self, at: 1)) }.map { try $0.decode(String.self, at: 0) }
-        if !unknown.isEmpty {
-            throw FunnelQueryError("app \(app) has no event named \(unknown.joined(separator: ", ")); "
-                + "event names are case-sensitive (install, app_open, purchase, invite_sent, ux_<type>, onboarding steps and custom events)")
+        for (flag, matcher) in parts {
+            let known = try connection.query(SQLCatalog.text("query/funnel_checks.sql"), [app, matcher.events])
+            let unknown = try known.rows.filter { !(try $0.decode(Bool.self, at: 1)) }.map { try $0.decode(String.self, at: 0) }
+            if !unknown.isEmpty {
+                throw FunnelQueryError("\(flag) \(matcher.label): app \(app) has no event named \(unknown.joined(separator: ", ")); "
+                    + "event names are case-sensitive (install, app_open, purchase, invite_sent, ux_<type>, onboarding steps and custom events)")
+            }
         }
         for (flag, matcher) in parts {
             for filter in matcher.filters {

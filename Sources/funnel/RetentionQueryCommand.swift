@@ -53,8 +53,8 @@ struct RetentionQueryCommand: ParsableCommand {
     @Option(help: ArgumentHelp("IANA time zone of dates, weeks and months (default: time_zone of funnel.toml, else UTC).", valueName: "zone"))
     var timeZone: String?
 
-    @Option(help: ArgumentHelp("Bracket retention ranges of periods, e.g. 1-3,4-7,8-14 (the default).", valueName: "ranges"))
-    var brackets = "1-3,4-7,8-14"
+    @Option(help: ArgumentHelp("Bracket retention ranges of periods (default for days: 1-3,4-7,8-14; none for weeks and months).", valueName: "ranges"))
+    var brackets: String?
 
     @Option(help: ArgumentHelp("The data is complete through this date (default: the app's last date with data); later periods are blank.", valueName: "date"))
     var asOf: String?
@@ -97,10 +97,11 @@ struct RetentionQueryCommand: ParsableCommand {
         }
         guard let rule = DayRule(rawValue: dayRule) else { throw ValidationError("--day-rule \(dayRule): use calendar or 24h") }
         var ranges: [ClosedRange<Int>] = []
-        for text in brackets.split(separator: ",") {
+        let bracketText = brackets ?? (period == .day ? "1-3,4-7,8-14" : "")
+        for text in bracketText.split(separator: ",") {
             let parts = text.split(separator: "-").map { Int($0.trimmingCharacters(in: .whitespaces)) }
             guard parts.count == 2, let first = parts[0], let last = parts[1], first >= 0, first <= last else {
-                throw ValidationError("--brackets \(brackets): use ranges of periods first-last, like 1-3,4-7")
+                throw ValidationError("--brackets \(bracketText): use ranges of periods first-last, like 1-3,4-7")
             }
             ranges.append(first...last)
         }

@@ -26,7 +26,9 @@ enum PopulatedDatabase {
         _ = try IngestRun(settings: settings, kind: nil, assumeTimeZone: nil, workers: 2)
             .run(files: files, stop: StopFlag(), progress: IngestProgress(), logger: logger)
         let connection = try settings.connect()
-        _ = try ComputeJob(configuration: FunnelConfiguration()).run(connection, options: ComputeOptions(full: true))
+        // One configured retention, so its dash views have rows too.
+        let configuration = try FunnelConfiguration(toml: "[[retention]]\nname = \"weekly_opens\"\nstart = \"app_open\"\ncohorts = \"recurring\"\nperiod = \"week\"\nperiods = 4")
+        _ = try ComputeJob(configuration: configuration).run(connection, options: ComputeOptions(full: true))
         return settings
     }
 

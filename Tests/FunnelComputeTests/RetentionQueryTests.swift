@@ -212,7 +212,12 @@ struct RetentionQueryTests {
         _ = try ComputeEngine(configuration: FunnelConfiguration()).run(connection, options: ComputeOptions(full: true))
         let app = try connection.query(SQLText.defaultApp).scalar(String.self)
         let spec = try Self.spec(periods: 7, breakdown: FunnelBreakdown(property: "network", source: .person))
-        let table = try RetentionQueryRunner(connection: connection).run(spec, scope: RetentionQueryScope(app: app)).table
+        let result = try RetentionQueryRunner(connection: connection).run(spec, scope: RetentionQueryScope(app: app))
+        let table = result.table
+        // The default as-of date is compute's last date with data (the generator also writes
+        // onboarding steps and telemetry, which neither counts).
+        #expect(result.asOfDay == (try connection.query(
+            "select (data_through_date - date '1970-01-01')::integer from compute_state where app_id = $1", [app]).scalar(Int.self)))
         let truth = generated.truth
         #expect(table.series.count >= 5)
         for series in table.series {

@@ -8,13 +8,16 @@ extension ComputeEngine {
     /// evaluator `funnel query retention` uses, and stores each user's cohorts with the periods they
     /// came back in (int_user_retention). Rows of retentions no longer configured are dropped.
     func evaluateCustomRetention(_ connection: PostgresConnection) throws {
+        guard !configuration.retentions.isEmpty else {
+            try connection.execute("delete from int_user_retention")
+            return
+        }
         try connection.execute("""
             delete from int_user_retention r using scope_installs si
             where r.app_id = si.app_id and r.user_id = si.user_id
             """)
         try connection.query("delete from int_user_retention where not (retention = any($1::text[]))",
                              [configuration.retentions.map(\.name)])
-        guard !configuration.retentions.isEmpty else { return }
         let runner = RetentionQueryRunner(connection: connection)
         var batch = RetentionCohortBatch()
         for retention in configuration.retentions {

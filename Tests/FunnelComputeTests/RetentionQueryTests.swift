@@ -3,6 +3,7 @@ import FunnelCompute
 import FunnelCore
 import FunnelGenerate
 import FunnelQuery
+import FunnelSQL
 import PostgresClient
 import Testing
 import TestSupport
@@ -210,7 +211,7 @@ struct RetentionQueryTests {
         try GeneratedDataLoader.load(directory: directory, settings: settings)
         let connection = try settings.connect()
         _ = try ComputeEngine(configuration: FunnelConfiguration()).run(connection, options: ComputeOptions(full: true))
-        let app = try connection.query(SQLText.defaultApp).scalar(String.self)
+        let app = try connection.query(SQLCatalog.text("query/default_app.sql")).scalar(String.self)
         let spec = try Self.spec(periods: 7, breakdown: FunnelBreakdown(property: "network", source: .person))
         let result = try RetentionQueryRunner(connection: connection).run(spec, scope: RetentionQueryScope(app: app))
         let table = result.table
@@ -272,9 +273,4 @@ struct RetentionQueryTests {
             #expect(weeks.classic[k].retained > 0)
         }
     }
-}
-
-/// The default-app statement, as the query runner reads it.
-private enum SQLText {
-    static let defaultApp = "select app_id from raw_installs group by app_id order by count(*) desc, app_id limit 1"
 }

@@ -31,9 +31,10 @@ extension ComputeEngine {
     }
 
     /// Counts the configured retentions' marts (fct_custom_retention and its summary) from every
-    /// user's stored cohorts and their first install's network (int_user_facts), with maturity by each app's last date with data: the table the ad hoc
-    /// query builds (``RetentionTable``), per network and for 'all'. Counted whole each run, so a
-    /// folded day and a full rebuild give the same marts.
+    /// user's stored cohorts and their first install's network (int_user_facts), with maturity by
+    /// each app's last date with data: the table the ad hoc query builds (``RetentionTable``), per
+    /// network and for 'all'. Counted whole each run, so a folded day and a full rebuild give the
+    /// same marts.
     func buildCustomRetention(_ connection: PostgresConnection) throws {
         try connection.execute("delete from fct_custom_retention; delete from fct_custom_retention_summary")
         guard !configuration.retentions.isEmpty else { return }

@@ -54,6 +54,16 @@ struct RetentionQueryCLITests {
         #expect(text.status == 0, "\(text.stderr)")
         #expect(text.stdout.contains("network = adnova"))
         #expect(text.stdout.contains("install -> app_open (first time; by calendar day; time zone UTC"))
+        // The time zone comes from funnel.toml unless --time-zone says otherwise.
+        let directory = try TestCluster.makeTemporaryDirectory(prefix: "retention-config")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let config = directory.appending(path: "funnel.toml").path
+        try "time_zone = \"Asia/Tokyo\"\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let tokyo = try FunnelExecutable.run(["query", "retention", "--periods", "2", "--config", config], environment: environment)
+        #expect(tokyo.stdout.contains("time zone Asia/Tokyo"), "\(tokyo.stdout)\(tokyo.stderr)")
+        let chosen = try FunnelExecutable.run(["query", "retention", "--periods", "2", "--config", config, "--time-zone", "Europe/Berlin"],
+                                              environment: environment)
+        #expect(chosen.stdout.contains("time zone Europe/Berlin"), "\(chosen.stderr)")
     }
 
     @Test("bad flags exit 2 naming the flag")

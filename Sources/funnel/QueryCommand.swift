@@ -9,7 +9,7 @@ struct QueryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "query",
         abstract: "Answer ad hoc questions from the loaded events (no compute needed).",
-        subcommands: [FunnelQueryCommand.self]
+        subcommands: [FunnelQueryCommand.self, RetentionQueryCommand.self]
     )
 }
 

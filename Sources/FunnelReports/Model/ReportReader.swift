@@ -51,6 +51,7 @@ public struct ReportReader {
         report.retention = try rows("retention", [app, request.from, request.to, byNetwork], RetentionRow.init)
         report.retentionSummary = try rows("retention_summary", [app], RetentionSummaryRow.init)
         report.retentionBrackets = try rows("retention_brackets", [app], RetentionBracketRow.init)
+        report.customRetention = try rows("custom_retention", [app], CustomRetentionRow.init)
         report.regularUsers = try rows("regular_users", [app], RegularUsersRow.init)
         report.ltv = try rows("ltv", [app], LTVRow.init)
         report.ltvModels = try rows("ltv_models", [app], LTVModelRow.init)

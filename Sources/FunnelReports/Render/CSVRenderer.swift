@@ -32,6 +32,13 @@ public enum CSVRenderer {
                  [.text($0.mode), .text($0.cohortDate), .text($0.network), .integer($0.cohortSize), .integer($0.day),
                   .integer($0.retained), .number($0.rate)]
              }),
+            ("custom_retention.csv", ["retention", "network", "measure", "first_period", "last_period", "cohorts",
+                                      "cohort_size", "retained", "rate"],
+             report.customRetention.map {
+                 [.text($0.retention), .text($0.network), .text($0.measure), .integer($0.firstPeriod),
+                  .integer($0.lastPeriod), .integer($0.cohorts), .integer($0.cohortSize), .integer($0.retained),
+                  .number($0.rate)]
+             }),
             ("ltv.csv", ["network", "day", "installs", "revenue", "ltv", "projected", "ltv_low", "ltv_high",
                          "cohorts", "spend", "roas"],
              report.ltv.map {

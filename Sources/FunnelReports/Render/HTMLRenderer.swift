@@ -44,6 +44,14 @@ public enum HTMLRenderer {
                         [$0.network, "D\($0.day)", String($0.cohorts), Formatting.grouped($0.cohortSize),
                          Formatting.grouped($0.retained), Formatting.percent($0.rate)]
                     }))
+        let custom = report.customRetention.filter { $0.network == "all" && $0.measure != "rolling" && $0.lastPeriod > 0 }
+        if !custom.isEmpty {
+            body += section("Retention definitions", table(["retention", "measure", "periods", "cohorts", "users", "retained", "rate"],
+                custom.map {
+                    [$0.retention, $0.measure, $0.firstPeriod == $0.lastPeriod ? "P\($0.firstPeriod)" : "P\($0.firstPeriod)-\($0.lastPeriod)",
+                     String($0.cohorts), Formatting.grouped($0.cohortSize), Formatting.grouped($0.retained), Formatting.percent($0.rate)]
+                }, collapsed: custom.count > 10))
+        }
         let cpiByNetwork = Dictionary(report.networks.map { ($0.network, $0.cpi) }, uniquingKeysWith: { a, _ in a })
         let ltvNetworks = report.ltv.map(\.network).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
         body += section("LTV against CPI", "<div class=\"grid\">" + ltvNetworks.map { network in

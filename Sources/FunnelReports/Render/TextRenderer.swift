@@ -17,6 +17,7 @@ public enum TextRenderer {
         networks(report, &out)
         funnel(report, &out)
         retention(report, &out)
+        customRetention(report, &out)
         ltv(report, &out)
         spend(report, &out)
         kfactor(report, &out)
@@ -127,6 +128,31 @@ public enum TextRenderer {
         if !brackets.isEmpty {
             out.line("  Bracket retention (all networks): "
                 + brackets.map { "days \($0.bracket) \(Formatting.percent($0.rate))" }.joined(separator: ", "))
+        }
+    }
+
+    /// The configured retentions, all networks: classic and rolling per period (up to 8 shown;
+    /// the CSV and JSON have them all) and the brackets.
+    private static func customRetention(_ report: Report, _ out: inout TextBuilder) {
+        let rows = report.customRetention.filter { $0.network == "all" }
+        guard !rows.isEmpty else { return }
+        out.section("RETENTION DEFINITIONS ([[retention]], all networks, over mature cohorts)")
+        let names = rows.map(\.retention).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        for name in names {
+            let own = rows.filter { $0.retention == name }
+            let periods = Array(Set(own.filter { $0.measure == "classic" && $0.firstPeriod > 0 }.map(\.firstPeriod))).sorted().prefix(8)
+            out.line("  \(name)")
+            let table = ["classic", "rolling"].map { measure in
+                [measure] + periods.map { period in
+                    Formatting.percent(own.first { $0.measure == measure && $0.firstPeriod == period }?.rate)
+                }
+            }
+            out.table(["retention"] + periods.map { "P\($0)" }, table, indent: "    ")
+            let brackets = own.filter { $0.measure == "bracket" }
+            if !brackets.isEmpty {
+                out.line("    Brackets: " + brackets.map { "periods \($0.firstPeriod)-\($0.lastPeriod) \(Formatting.percent($0.rate))" }
+                    .joined(separator: ", "))
+            }
         }
     }
 

@@ -121,6 +121,35 @@ create table fct_cpi (
 
 alter table fct_cpi add constraint fct_cpi_pkey PRIMARY KEY (app_id, date, network, campaign, country);
 
+create table fct_custom_retention (
+    app_id text not null,
+    retention text not null,
+    network text not null,
+    cohort_date date not null,
+    period integer not null,
+    cohort_size integer not null,
+    retained integer not null,
+    rolling_retained integer not null
+);
+
+alter table fct_custom_retention add constraint fct_custom_retention_pkey PRIMARY KEY (app_id, retention, network, cohort_date, period);
+
+create table fct_custom_retention_summary (
+    app_id text not null,
+    retention text not null,
+    network text not null,
+    measure text not null,
+    first_period integer not null,
+    last_period integer not null,
+    cohorts integer not null,
+    cohort_size integer not null,
+    retained integer not null,
+    rate double precision
+);
+
+alter table fct_custom_retention_summary add constraint fct_custom_retention_summary_measure_check CHECK ((measure = ANY (ARRAY['classic'::text, 'rolling'::text, 'bracket'::text])));
+alter table fct_custom_retention_summary add constraint fct_custom_retention_summary_pkey PRIMARY KEY (app_id, retention, network, measure, first_period, last_period);
+
 create table fct_friction_breakdown (
     app_id text not null,
     screen text not null,
@@ -665,6 +694,16 @@ create table int_user_funnel_steps (
 
 alter table int_user_funnel_steps add constraint int_user_funnel_steps_pkey PRIMARY KEY (app_id, user_id, funnel, step_index);
 
+create table int_user_retention (
+    app_id text not null,
+    retention text not null,
+    user_id text not null,
+    cohort_period integer not null,
+    returned integer[] not null
+);
+
+alter table int_user_retention add constraint int_user_retention_pkey PRIMARY KEY (app_id, retention, user_id, cohort_period);
+
 create table raw_ad_spend (
     app_id text not null,
     spend_date date not null,
@@ -918,6 +957,25 @@ create view dash_acquisition as
     c.cpi, c.blended_cpi, c.ctr, c.ipm
    FROM fct_cpi c
   WHERE c.network <> 'all'::text AND NOT (c.campaign = 'all'::text AND c.country = 'all'::text);
+
+create view dash_custom_retention as
+ SELECT s.app_id, s.retention, s.network, s.measure, s.first_period, s.last_period, s.cohorts,
+    s.cohort_size, s.retained, s.rate
+   FROM fct_custom_retention_summary s;
+
+create view dash_custom_retention_triangle as
+ SELECT (t.cohort_date::timestamp without time zone AT TIME ZONE 'UTC'::text) AS "time", t.app_id,
+    t.retention, t.network, t.cohort_date, t.period, t.cohort_size, t.retained,
+        CASE
+            WHEN t.cohort_size > 0 THEN t.retained::double precision / t.cohort_size::double precision
+            ELSE NULL::double precision
+        END AS rate,
+    t.rolling_retained,
+        CASE
+            WHEN t.cohort_size > 0 THEN t.rolling_retained::double precision / t.cohort_size::double precision
+            ELSE NULL::double precision
+        END AS rolling_rate
+   FROM fct_custom_retention t;
 
 create view dash_friction as
  SELECT f.app_id, f.screen, f.friction_type, f.users_hit, f.users_not_hit,

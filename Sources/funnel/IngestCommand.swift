@@ -69,7 +69,7 @@ struct IngestCommand: ParsableCommand {
         if files.isEmpty {
             throw CommandFailure.usage("no input files (.csv, .ndjson, .jsonl, .json, optionally .gz) under \(paths.joined(separator: " "))")
         }
-        let settings = try database.settings(logger: logger)
+        let settings = try database.connectMigrated(logger: logger).1
         let stop = StopFlag()
         let signals = SignalWatcher(stop: stop, logger: logger)
         defer { signals.cancel() }

@@ -1,5 +1,6 @@
 /// Accumulates the lines of the text report, keeping every line within `TextRenderer.width`
-/// columns (cells that would overflow are shortened with "~").
+/// columns: wide tables are split into blocks of columns, long words are wrapped, never cut
+/// (a single word longer than a line, such as a long path, is the one thing that may overflow).
 struct TextBuilder {
     let colour: Bool
     private(set) var lines: [String] = []
@@ -40,9 +41,8 @@ struct TextBuilder {
         var current = indent
         var currentWidth = indentWidth ?? indent.count
         var first = true
-        let longest = TextRenderer.width - max(currentWidth, hanging.count) - 1
         for word in text.split(separator: " ", omittingEmptySubsequences: true) {
-            let piece = word.count > longest ? String(word.prefix(longest - 1)) + "~" : String(word)
+            let piece = String(word)
             let atStart = first
             if !atStart, currentWidth + 1 + piece.count > TextRenderer.width {
                 lines.append(current)
@@ -57,27 +57,39 @@ struct TextBuilder {
         lines.append(current)
     }
 
-    /// A table: first column left-aligned, the others right-aligned, two spaces apart; columns
-    /// are shrunk (widest first) until the table fits.
+    /// A table: first column left-aligned, the others right-aligned, two spaces apart. Cells are
+    /// never cut: a table wider than the page is split into blocks of columns, one under the
+    /// other, each repeating the first column.
     mutating func table(_ header: [String], _ rows: [[String]], indent: String = "  ") {
-        var widths = header.indices.map { column in
+        let widths = header.indices.map { column in
             ([header] + rows).map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0
         }
-        let available = TextRenderer.width - indent.count - 2 * (header.count - 1)
-        while widths.reduce(0, +) > available, let widest = widths.indices.max(by: { widths[$0] < widths[$1] }), widths[widest] > 4 {
-            widths[widest] -= 1
-        }
-        for row in [header] + rows {
-            let cells = row.indices.map { column -> String in
-                let width = widths[column]
-                var cell = row[column]
-                if cell.count > width { cell = String(cell.prefix(width - 1)) + "~" }
-                let pad = String(repeating: " ", count: width - cell.count)
-                return column == 0 ? cell + pad : pad + cell
+        var blocks: [[Int]] = []
+        var current: [Int] = []
+        var used = indent.count + (widths.first ?? 0)
+        for column in header.indices.dropFirst() {
+            if !current.isEmpty, used + 2 + widths[column] > TextRenderer.width {
+                blocks.append(current)
+                current = []
+                used = indent.count + (widths.first ?? 0)
             }
-            var line = indent + cells.joined(separator: "  ")
-            while line.last == " " { line.removeLast() }
-            lines.append(line)
+            current.append(column)
+            used += 2 + widths[column]
+        }
+        if !current.isEmpty || blocks.isEmpty { blocks.append(current) }
+        for (index, block) in blocks.enumerated() {
+            if index > 0 { lines.append("") }
+            let columns = [0] + block
+            for row in [header] + rows {
+                let cells = columns.map { column -> String in
+                    let cell = row.indices.contains(column) ? row[column] : ""
+                    let pad = String(repeating: " ", count: max(0, widths[column] - cell.count))
+                    return column == 0 ? cell + pad : pad + cell
+                }
+                var line = indent + cells.joined(separator: "  ")
+                while line.last == " " { line.removeLast() }
+                lines.append(line)
+            }
         }
     }
 }

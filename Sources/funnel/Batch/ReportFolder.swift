@@ -9,15 +9,15 @@ protocol RunReportWriter: Sendable {
 }
 
 /// The report step of `funnel run`: every report format (as `funnel report --format
-/// text,csv,html,json` writes them) and `run.json`, the run's summary (what was loaded, what
-/// compute did).
+/// text,csv,html,json` writes them; one folder per app when there are several) and `run.json`,
+/// the run's summary (what was loaded, what compute did).
 struct FullReportWriter: RunReportWriter {
     let settings: ConnectionSettings
 
     func writeReports(into directory: URL, summary: BatchSummary) throws {
         let connection = try settings.connect()
-        let report = try ReportCommand.read(ReportRequest(), connection: connection)
-        _ = try ReportCommand.write(report, formats: ReportFormat.allCases, to: directory.path)
+        _ = try ReportCommand.writeEveryApp(summary.apps, request: ReportRequest(), formats: ReportFormat.allCases,
+                                            to: directory, connection: connection)
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]

@@ -132,6 +132,7 @@ struct RunCommand: ParsableCommand {
             var line = "\(file.path)  \(file.status)"
             if file.status == "loaded" {
                 line += " \(file.rowsLoaded) rows, \(file.duplicates) duplicates, \(file.rejected) rejected"
+                if let message = file.message { line += " (note: \(message))" }
             } else if let message = file.message {
                 line += ": " + Self.withoutPath(message, file.path)
             }

@@ -124,8 +124,9 @@ struct RunCommand: ParsableCommand {
 
     private func printHuman(_ summary: BatchSummary) {
         let waiting = summary.stillWriting.isEmpty ? "" : " (\(summary.stillWriting.count) file(s) still being written, left for the next run)"
-        if summary.status == "nothing_new", summary.files.isEmpty {
-            print("nothing new in \(summary.inbox): " + (summary.reportsNote ?? "reports are up to date") + waiting)
+        if summary.status == "nothing_new" {
+            print("nothing new in \(summary.inbox): " + (summary.reportsNote.map { $0.replacingOccurrences(of: "no report written: ", with: "") }
+                ?? "reports are up to date") + waiting)
             return
         }
         for file in summary.files {

@@ -55,7 +55,16 @@ public enum TextRenderer {
         guard let configuration = report.scope.configuration else { return }
         out.section("CONFIGURATION")
         out.wrapped("from \(configuration.sourceLabel), used by the compute of \(configuration.recordedAt):", indent: "  ", hanging: "    ")
-        out.wrapped(configuration.settings.map { "\($0.key) = \($0.value)" }.joined(separator: "; "), indent: "    ", hanging: "    ")
+        // Settings packed into lines whole: a line never breaks inside "key = value".
+        var line = "   "
+        for setting in configuration.settings.map({ "\($0.key) = \($0.value)" }) {
+            if line.count > 3, line.count + 2 + setting.count > TextRenderer.width {
+                out.line(line + ";")
+                line = "   "
+            }
+            line += (line.count > 3 ? "; " : " ") + setting
+        }
+        out.line(line)
     }
 
     private static func zeroState(_ report: Report, _ out: inout TextBuilder) {

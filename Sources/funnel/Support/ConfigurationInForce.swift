@@ -54,7 +54,8 @@ struct ConfigurationInForce {
             previousKnown: previousSettings != nil, source: source, differences: differences,
             users: try cost?.decode(Int64.self, column: "users") ?? 0,
             cohortDays: try cost?.decode(Int64.self, column: "cohort_days") ?? 0,
-            lastFullSeconds: try cost?.decode(Double?.self, column: "last_full_seconds"))
+            lastFullSeconds: try cost?.decode(Double?.self, column: "last_full_seconds"),
+            lastSeconds: try cost?.decode(Double?.self, column: "last_seconds"))
     }
 
     /// Records this configuration as the one the last compute ran under.
@@ -96,6 +97,8 @@ struct ConfigurationChange {
     let users: Int64
     let cohortDays: Int64
     let lastFullSeconds: Double?
+    /// The last compute's time, full or not (a database computed only incrementally so far).
+    let lastSeconds: Double?
 
     /// The warning printed before the rebuild starts.
     var warning: String {
@@ -109,6 +112,8 @@ struct ConfigurationChange {
         text += ".\nEverything is recomputed under the new settings: \(Self.grouped(users)) user(s) over \(Self.grouped(cohortDays)) cohort day(s)"
         if let lastFullSeconds {
             text += String(format: "; the last full compute took %.1f s", lastFullSeconds)
+        } else if let lastSeconds {
+            text += String(format: "; the last compute took %.1f s", lastSeconds)
         }
         text += ". If this is not the configuration you meant, pass --config FILE (or set FUNNEL_CONFIG) and compute again."
         return text

@@ -109,17 +109,18 @@ struct BatchRunner {
             summary.configuration?.changes = change.differences
             logger.warning("\(change.warning)")
         }
-        let previousRun = try step("compute") { try lastComputeRun(session.ensure()) }
         let job = ComputeJob(configuration: configuration.configuration, logger: logger)
         let telemetry = TelemetryLoad(files: besideMetrics ? lanes.telemetry : [],
                                       ingest: IngestRun(settings: settings, kind: nil, assumeTimeZone: nil, workers: 1,
                                                         workerOptions: ingest.workerOptions),
                                       stop: stop, logger: logger)
         let loadTelemetry: (@Sendable () throws -> Void)? = besideMetrics ? { @Sendable in try telemetry.load() } : nil
-        summary.compute = try step("compute") {
+        let previousRun = try step("compute") { try lastComputeRun(session.ensure()) }
+        let result = try step("compute") {
             try job.run(try session.ensure(), options: ComputeOptions(waitForLock: true), alongside: settings,
-                        beforeFriction: loadTelemetry)?.compute
+                        beforeFriction: loadTelemetry)
         }
+        summary.compute = result?.compute
         if besideMetrics {
             reports += telemetry.reports
             record(reports, into: &summary)
@@ -137,14 +138,17 @@ struct BatchRunner {
             throw CommandFailure.usage("--app \(app): no computed data for this app; "
                 + (apps.isEmpty ? "no app has computed data yet" : "apps with data: \(apps.joined(separator: ", "))"))
         }
-        // A report is published only when it would differ from `latest`: something was computed,
-        // or `latest` is older than the last compute (one run by hand, say).
+        // A report is published only when it would differ from `latest`: the metrics or the
+        // friction were computed anew, or `latest` is older than the last compute (one run by
+        // hand, say). Otherwise `latest` stays, and is recorded as current through this compute.
         let computedWork = summary.compute.map { $0.cohortDaysRebuilt > 0 || $0.usersRebuilt > 0 || $0.configurationChanged } ?? false
-        let latestIsStale = folders.latestSummary()?.computeRunId != previousRun
-        guard !apps.isEmpty, computedWork || latestIsStale else {
+        let frictionWork = result?.friction.map { $0.sessionsScanned > 0 || $0.filesFolded > 0 } ?? false
+        let latestIsStale = (folders.currentThrough() ?? -1) < previousRun
+        guard !apps.isEmpty, computedWork || frictionWork || latestIsStale else {
             summary.reportsNote = apps.isEmpty
                 ? "no report written: nothing is computed yet (no file was loaded)"
                 : "no report written: nothing new was computed, latest is current"
+            if !apps.isEmpty, let runID = summary.computeRunId { try folders.markCurrent(through: runID) }
             try archive(reports, &summary)
             try quarantine(reports, &summary)
             return finish(&summary, status: summary.totals.failed > 0 ? "completed_with_errors" : "nothing_new")
@@ -179,8 +183,8 @@ struct BatchRunner {
         let pending = try connection.query(SQLCatalog.text("compute/pending_work.sql"), [PostgresDate?.none, PostgresDate?.none])
         let waiting = try pending.rows.first?.decode(Bool.self, at: 0) ?? false
         guard !waiting else { return false }
-        guard let latest = folders.latestSummary() else { return try computedApps(connection).isEmpty }
-        return latest.computeRunId == (try lastComputeRun(connection))
+        guard let current = folders.currentThrough() else { return try computedApps(connection).isEmpty }
+        return current >= (try lastComputeRun(connection))
     }
 
     /// The apps with computed data, most installs first.

@@ -79,6 +79,24 @@ struct ReportFolders: Sendable {
         return try? decoder.decode(BatchSummary.self, from: data)
     }
 
+    /// `.current-through`: the last compute run `latest` is known to reflect, when a later run's
+    /// compute found nothing new and so published nothing.
+    var currentThroughFile: URL { root.appending(path: ".current-through") }
+
+    /// The last compute run (`compute_runs.run_id`) whose numbers `latest` shows; nil without a
+    /// `latest`.
+    func currentThrough() -> Int64? {
+        guard let latest = latestSummary() else { return nil }
+        let marked = (try? String(contentsOf: currentThroughFile, encoding: .utf8))
+            .flatMap { Int64($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        return max(latest.computeRunId ?? -1, marked ?? -1)
+    }
+
+    /// Records that `latest` still shows the numbers of compute run `runID` (it computed nothing new).
+    func markCurrent(through runID: Int64) throws {
+        try Data("\(runID)\n".utf8).write(to: currentThroughFile, options: .atomic)
+    }
+
     /// Removes partial folders and links that a killed run left behind.
     func removeLeftovers() {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: root.path) else { return }

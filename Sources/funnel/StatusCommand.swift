@@ -157,7 +157,7 @@ struct DatabaseStatus: Encodable {
         lines.append("")
         if let compute = lastCompute {
             lines.append("last compute: \(compute.finishedAt), \(compute.mode), \(compute.cohortDays) cohort day(s) and "
-                + "\(compute.users) user(s) rebuilt (\(compute.runs) run(s) in all)")
+                + "\(ConfigurationChange.grouped(compute.users)) user(s) rebuilt (\(compute.runs) run(s) in all)")
         } else {
             lines.append("last compute: none yet")
         }

@@ -156,8 +156,10 @@ struct RunCommand: ParsableCommand {
         }
     }
 
-    /// A message without the file's path in front (the line already starts with it).
+    /// A message without the file's path and "refused: " in front (the line already says both).
     static func withoutPath(_ message: String, _ path: String) -> String {
-        message.hasPrefix(path + ": ") ? String(message.dropFirst(path.count + 2)) : message
+        var text = message.hasPrefix(path + ": ") ? String(message.dropFirst(path.count + 2)) : message
+        if text.hasPrefix("refused: ") { text.removeFirst("refused: ".count) }
+        return text
     }
 }

@@ -61,30 +61,6 @@ enum Charts {
         return "<div class=\"scroll\">" + svg + "</svg></div>"
     }
 
-    /// The heat map's colour key: one swatch per retention level, 50% and above the darkest
-    /// (day 0 is 100% by definition and drawn darkest too).
-    static func heatMapLegend(x: Double, y: Double) -> String {
-        var svg = "<g class=\"legend\" aria-label=\"Colour key: darker cells retained more\">"
-            + "<text x=\"\(f(x - 6))\" y=\"\(f(y + 11))\" font-size=\"10\" text-anchor=\"end\" fill=\"#1a1a1a\">retained</text>"
-        for (index, rate) in [0.0, 0.1, 0.2, 0.3, 0.4, 0.5].enumerated() {
-            let lightness = Int(95 - 65 * min(1, rate * 2))
-            let left = x + Double(index) * 44
-            svg += "<rect x=\"\(f(left))\" y=\"\(f(y))\" width=\"40\" height=\"14\" fill=\"hsl(212,60%,\(lightness)%)\" stroke=\"#999\" stroke-width=\"0.5\"/>"
-                + "<text x=\"\(f(left + 20))\" y=\"\(f(y + 26))\" font-size=\"10\" text-anchor=\"middle\" fill=\"#1a1a1a\">"
-                + "\(Int(rate * 100))%\(rate == 0.5 ? "+" : "")</text>"
-        }
-        return svg + "</g>"
-    }
-
-    /// Round tick values from 0 to at least `maximum`: about `count` steps of 1, 2 or 5 x 10^n.
-    static func ticks(upTo maximum: Double, count: Int = 4) -> [Double] {
-        guard maximum > 0, maximum.isFinite else { return [0] }
-        let raw = maximum / Double(count)
-        let magnitude = pow(10, floor(log10(raw)))
-        let step = [1.0, 2.0, 2.5, 5.0, 10.0].map { $0 * magnitude }.first { $0 >= raw } ?? 10 * magnitude
-        return stride(from: 0.0, through: maximum + step * 1e-9, by: step).map { $0 }
-    }
-
     /// One network's LTV curve: observed (solid), projected (dashed, with its interval as a band),
     /// and the CPI as a horizontal line.
     static func ltvCurve(network: String, points: [LTVRow], cpi: Decimal?) -> String {
@@ -143,5 +119,29 @@ enum Charts {
                 + "<text x=\"\(Int(width - 12))\" y=\"\(f(y(cpi) - 4))\" font-size=\"11\" text-anchor=\"end\" fill=\"#a4161a\">CPI \(Formatting.money(cpi))</text>"
         }
         return svg + "</svg>"
+    }
+
+    /// The heat map's colour key: one swatch per retention level, 50% and above the darkest
+    /// (day 0 is 100% by definition and drawn darkest too).
+    static func heatMapLegend(x: Double, y: Double) -> String {
+        var svg = "<g class=\"legend\" aria-label=\"Colour key: darker cells retained more\">"
+            + "<text x=\"\(f(x - 6))\" y=\"\(f(y + 11))\" font-size=\"10\" text-anchor=\"end\" fill=\"#1a1a1a\">retained</text>"
+        for (index, rate) in [0.0, 0.1, 0.2, 0.3, 0.4, 0.5].enumerated() {
+            let lightness = Int(95 - 65 * min(1, rate * 2))
+            let left = x + Double(index) * 44
+            svg += "<rect x=\"\(f(left))\" y=\"\(f(y))\" width=\"40\" height=\"14\" fill=\"hsl(212,60%,\(lightness)%)\" stroke=\"#999\" stroke-width=\"0.5\"/>"
+                + "<text x=\"\(f(left + 20))\" y=\"\(f(y + 26))\" font-size=\"10\" text-anchor=\"middle\" fill=\"#1a1a1a\">"
+                + "\(Int(rate * 100))%\(rate == 0.5 ? "+" : "")</text>"
+        }
+        return svg + "</g>"
+    }
+
+    /// Round tick values from 0 to at least `maximum`: about `count` steps of 1, 2 or 5 x 10^n.
+    static func ticks(upTo maximum: Double, count: Int = 4) -> [Double] {
+        guard maximum > 0, maximum.isFinite else { return [0] }
+        let raw = maximum / Double(count)
+        let magnitude = pow(10, floor(log10(raw)))
+        let step = [1.0, 2.0, 2.5, 5.0, 10.0].map { $0 * magnitude }.first { $0 >= raw } ?? 10 * magnitude
+        return stride(from: 0.0, through: maximum + step * 1e-9, by: step).map { $0 }
     }
 }

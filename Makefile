@@ -10,7 +10,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RELEASE_BIN := .build/release/funnel
 BENCH_EVENTS ?= 10000000
 
-.PHONY: all deps test-deps build release test fuzz demo bench bench-deps cdnow clean
+.PHONY: all deps test-deps build release test fuzz schema demo bench bench-deps cdnow clean
 
 all: build
 
@@ -64,6 +64,13 @@ test: deps test-deps
 	echo "slowest tests:"; \
 	sed -n -E 's/^✔ Test "(.*)" passed after ([0-9.]+) seconds\./\2 s  \1/p' $(TEST_LOG) | sort -rn | head -10 | sed 's/^/  /'; \
 	exit $$status
+
+## schema: write sql/schema.sql again, the current schema as DDL read back from a migrated database
+## (a test fails while it differs from what the migrations build).
+schema: deps
+	$(FORGET_PLAN)
+	$(SWIFT) build --build-tests
+	FUNNEL_WRITE_SCHEMA=1 $(SWIFT) test --skip-build --filter schemaSnapshot
 
 ## fuzz: the CSV and NDJSON readers' mutation fuzzing for FUZZ_SECONDS per format (make test runs it
 ## for a few seconds). A failure names its seed (FUNNEL_FUZZ_SEED replays it) and keeps its input.

@@ -12,6 +12,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
@@ -28,6 +29,7 @@ let package = Package(
         .target(name: "FunnelIngest", dependencies: [
             "FunnelCore", "FunnelSQL", "PostgresClient", "CZlib",
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .target(name: "FunnelCompute", dependencies: [
             "FunnelCore", "FunnelSQL", "PostgresClient", "FunnelQuery",

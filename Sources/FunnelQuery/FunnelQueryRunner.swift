@@ -183,6 +183,15 @@ public struct FunnelQueryRunner {
                                            [app, names, breakdown.property]).scalar(Bool.self)
             if !has { throw FunnelQueryError("--breakdown \(breakdown.property): no step event has this property") }
         }
+        if let breakdown = spec.breakdown, breakdown.source == .person {
+            let has = try connection.query(SQLCatalog.text("query/funnel_person_property_check.sql"),
+                                           [app, breakdown.property]).scalar(Bool.self)
+            if !has {
+                throw FunnelQueryError("--breakdown \(breakdown.property) --breakdown-type person: no user has this "
+                    + "property (person properties: network, campaign, country, platform, and keys events set "
+                    + "under \"$set\" or \"$set_once\")")
+            }
+        }
     }
 
     /// The evaluator for the funnel.

@@ -22,6 +22,7 @@ struct Funnel: ParsableCommand {
             ComputeCommand.self,
             ReportCommand.self,
             QueryCommand.self,
+            InputsCommand.self,
             DemoCommand.self,
             RunCommand.self,
             StatusCommand.self,

@@ -53,7 +53,7 @@ struct FunnelQueryCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Break the funnel down by this property.", valueName: "property"))
     var breakdown: String?
 
-    @Option(help: ArgumentHelp("Where the breakdown property is read: event (the events' properties) or person (the user's first install: network, campaign, country, platform).", valueName: "source"))
+    @Option(help: ArgumentHelp("Where the breakdown property is read: event (the events' properties) or person (the user's current properties: the first install's network, campaign, country, platform, and keys events set under \"$set\" or \"$set_once\").", valueName: "source"))
     var breakdownType = "event"
 
     @Option(help: ArgumentHelp("Which event gives an event breakdown's value: first_touch, last_touch, all_events or step:N.", valueName: "attribution"))

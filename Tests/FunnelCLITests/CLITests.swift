@@ -7,7 +7,7 @@ import TestSupport
 struct CLITests {
     /// The subcommands of `Funnel` (Sources/funnel/Funnel.swift), in declaration order, and those
     /// of its command groups.
-    static let commands = ["generate", "db", "migrate", "ingest", "worker", "compute", "report", "query", "demo", "run", "status", "bench"]
+    static let commands = ["generate", "db", "migrate", "ingest", "worker", "compute", "report", "query", "inputs", "demo", "run", "status", "bench"]
     static let groups = [("db", ["start", "stop", "status", "url"]), ("query", ["funnel"]), ("bench", ["generate", "ingest", "compute", "daily", "query"])]
 
     /// The command names a help text lists under SUBCOMMANDS (description continuation lines and
@@ -39,6 +39,24 @@ struct CLITests {
             #expect(help.stdout.split(separator: "\n").contains { $0 == usage || $0.hasPrefix(usage + " ") },
                     "\(command): \(help.stdout)")
         }
+    }
+
+    @Test("funnel help inputs lists every kind; funnel inputs KIND prints its columns as the validator takes them")
+    func inputsHelp() throws {
+        let help = try FunnelExecutable.run(["help", "inputs"])
+        #expect(help.status == 0)
+        for kind in ["installs", "opens", "retention", "purchases", "invites", "ad_spend", "steps", "ux", "events"] {
+            #expect(help.stdout.contains("\n  \(kind) "), "\(kind) missing from: \(help.stdout)")
+        }
+        #expect(help.stdout.contains("required: event_id, app_id, user_id, installed_at, network"))
+        let installs = try FunnelExecutable.run(["inputs", "installs"])
+        #expect(installs.status == 0)
+        #expect(installs.stdout.contains("CSV header: event_id,app_id,user_id,installed_at,network,platform,country,campaign,referrer_user_id,invite_id"))
+        #expect(installs.stdout.contains("platform          optional  one of: ios, android"))
+        #expect(installs.stdout.contains("installed_at      required  timestamp (RFC 3339 with a zone, or Unix epoch milliseconds)"))
+        let wrong = try FunnelExecutable.run(["inputs", "install"])
+        #expect(wrong.status == 2)
+        #expect(wrong.stderr.contains("no input kind install; the kinds are installs, opens,"))
     }
 
     @Test("a usage error exits 2 with a message on stderr")

@@ -1,6 +1,7 @@
 import FunnelCompute
 import FunnelCore
 import FunnelQuery
+import FunnelSQL
 import PostgresClient
 import Testing
 
@@ -119,5 +120,91 @@ struct ConfiguredEventFunnelTests {
         #expect(failure("[[funnels]]\nname = \"x\"\nsteps = [\"a\", \"b\"]\nexclude = [\"c between 1 and 3\"]")?.message
             == "exclusion 1 (c): between steps 1 and 3 is not a range of this funnel's steps (1 to 2, first < last)")
         #expect(failure("[[funnels]]\nname = \"x\"\nsteps = [\"a\", \"b\"]\nstep_math = \"once\"")?.key == "funnels[0].step_math")
+    }
+
+    @Test("a configured breakdown is computed per value, equal to the ad hoc query, for event and person properties")
+    func breakdownEqualsAdHoc() throws {
+        let f = try ComputeFixture()
+        try f.connection.query("select ensure_month_partitions('raw_events', '2024-01-01', '2024-12-31')")
+        let history = try SyntheticData.registerFile(f.connection, name: "history.csv")
+        try SyntheticData.insert(into: f.connection, app: "app", users: 300, firstDay: "2024-03-01", days: 10, seed: 1,
+                                 fileID: history)
+        try Self.signups(f, seed: 1, indexes: 0..<200, minutes: 20, fileID: history, tag: "h")
+        let config = try FunnelConfiguration(toml: """
+            [[funnels]]
+            name = "by_plan"
+            steps = ["signup_started", "signup_completed where method = email"]
+            window = "1h"
+            breakdown = "plan"
+
+            [[funnels]]
+            name = "by_network"
+            steps = ["install", "signup_started"]
+            window = "1h"
+            breakdown = "network"
+            breakdown_type = "person"
+            attribution = "all_events"
+            """)
+        let summary = try f.compute(config)
+        #expect(summary.failedChecks.isEmpty)
+        let runner = FunnelQueryRunner(connection: f.connection)
+        for funnel in config.funnels {
+            let computed = try f.connection.query("""
+                select coalesce(breakdown, '(none)') || ':' || string_agg(users::text, ',' order by step_index)
+                from fct_funnel_breakdown where app_id = 'app' and funnel = $1 group by breakdown
+                """, [funnel.name]).map { try $0.decode(String.self, at: 0) }.sorted()
+            let adHoc = try runner.run(funnel.spec, scope: FunnelQueryScope(app: "app")).series
+                .map { "\($0.value ?? "(none)"):" + $0.steps.map { String($0.users) }.joined(separator: ",") }.sorted()
+            #expect(computed.count >= 2, "\(funnel.name) has too few values to compare")
+            #expect(computed == adHoc, "\(funnel.name)")
+        }
+        // Planted: every third user's plan is pro; even users complete by email 20 minutes after
+        // their install, within the hour; the counts come from the planted events themselves.
+        let pro = try f.int("select count(distinct user_id) from raw_events where event = 'signup_started' and properties ->> 'plan' = 'pro'") ?? 0
+        let proByEmail = try f.int("""
+            select count(distinct s.user_id) from raw_events s
+            join raw_events c on c.user_id = s.user_id and c.event = 'signup_completed' and c.properties ->> 'method' = 'email'
+            where s.event = 'signup_started' and s.properties ->> 'plan' = 'pro'
+            """) ?? 0
+        #expect(pro > 20 && proByEmail > 5 && proByEmail < pro)
+        #expect(try f.string("select string_agg(users::text, ',' order by step_index) from fct_funnel_breakdown where funnel = 'by_plan' and breakdown = 'pro'") == "\(pro),\(proByEmail)")
+        // The overall funnel is there too, each user once.
+        let started = try f.int("select count(distinct user_id) from raw_events where event = 'signup_started'")
+        #expect(try f.int("select users from fct_funnel where funnel = 'by_plan' and network = 'all' and campaign = 'all' and country = 'all' and platform = 'all' and step_index = 0") == started)
+        // The report's rows: values by their step-1 users, users without the property last; a
+        // date range covering every cohort computes the same rows at read time.
+        let reported = try f.connection.query(SQLCatalog.text("reports/funnel_breakdowns.sql"), ["app", nil, nil])
+        let ranged = try f.connection.query(SQLCatalog.text("reports/funnel_breakdowns.sql"), ["app", "2024-01-01", "2024-12-31"])
+        func lines(_ rows: PostgresResult) throws -> [String] {
+            try rows.map { "\(try $0.decode(String.self, column: "funnel")) \(try $0.decode(String?.self, column: "breakdown") ?? "-") \(try $0.decode(Int.self, column: "step_index")) \(try $0.decode(Int.self, column: "users"))" }
+        }
+        #expect(try lines(reported) == lines(ranged))
+        let planOrder = try reported.filter { try $0.decode(String.self, column: "funnel") == "by_plan" && $0.decode(Int.self, column: "step_index") == 0 }
+            .map { try $0.decode(Int.self, column: "users") }
+        #expect(planOrder == planOrder.sorted(by: >))
+        // A full rebuild gives the same marts.
+        let before = try f.snapshot("fct_funnel_breakdown")
+        try f.compute(config, full: true)
+        #expect(try f.snapshot("fct_funnel_breakdown") == before)
+        #expect(try f.snapshot("dash_funnel_breakdown").count == before.count)
+    }
+
+    @Test("[[funnels]] breakdown keys: the property, its source and attribution; bad ones name the key")
+    func breakdownConfiguration() throws {
+        let config = try FunnelConfiguration(toml: """
+            [[funnels]]
+            name = "x"
+            steps = ["a", "b", "c"]
+            breakdown = "plan"
+            attribution = "step:2"
+            """)
+        #expect(config.funnels[0].spec.breakdown == FunnelBreakdown(property: "plan", source: .event, attribution: .step(2)))
+        func failure(_ extra: String) -> ConfigurationError? {
+            do { _ = try FunnelConfiguration(toml: "[[funnels]]\nname = \"x\"\nsteps = [\"a\", \"b\"]\n" + extra); return nil } catch { return error }
+        }
+        #expect(failure("breakdown = \"p\"\nattribution = \"step:3\"")?.message == "step:3 is past the last step (the funnel has 2)")
+        #expect(failure("breakdown = \"p\"\nattribution = \"first\"")?.key == "funnels[0].attribution")
+        #expect(failure("breakdown = \"p\"\nbreakdown_type = \"user\"")?.key == "funnels[0].breakdown_type")
+        #expect(failure("attribution = \"last_touch\"")?.message == "needs a breakdown: set breakdown = \"<property>\" in this funnel too")
     }
 }

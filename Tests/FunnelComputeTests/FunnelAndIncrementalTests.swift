@@ -50,6 +50,67 @@ struct FunnelAndIncrementalTests {
         #expect(try f.double("select rate from fct_regular_users where network = 'all'") == 1.0 / 3)
     }
 
+    @Test("a default step with no input in the app is left out with a note, and comes back when its input arrives")
+    func defaultFunnelLeavesOutStepsWithoutInput() throws {
+        let f = try ComputeFixture()
+        // No onboarding rows at all: u1 opens after 1 h, then 3 opens on days 1..7, buys on day 5;
+        // u2 opens after 2 h and once more (not regular); u3 never opens.
+        try f.install("u1", "2024-03-01T10:00:00Z", network: "adnova")
+        try f.open("u1", "2024-03-01T11:00:00Z")
+        for day in ["02", "03", "04"] { try f.open("u1", "2024-03-\(day)T12:00:00Z") }
+        try f.purchase("u1", "2024-03-06T12:00:00Z", revenue: 5)
+        try f.install("u2", "2024-03-01T10:00:00Z")
+        try f.open("u2", "2024-03-01T12:00:00Z")
+        try f.open("u2", "2024-03-02T12:00:00Z")
+        try f.install("u3", "2024-03-01T10:00:00Z")
+        try f.markDirty("2024-03-01")
+        let first = try f.compute()
+        #expect(first.failedChecks.isEmpty)
+        let all = "from fct_funnel where funnel = 'default' and network = 'all' and campaign = 'all' and country = 'all' and platform = 'all'"
+        // install 3 -> first_open 2 -> regular_user 1 -> first_purchase 1; no onboarding row.
+        #expect(try f.connection.query("select step || ',' || users \(all) order by step_index").map { try $0.decode(String.self, at: 0) } == [
+            "install,3", "first_open,2", "regular_user,1", "first_purchase,1"])
+        // regular_user's conversion is from first_open (1 of 2); its time from the first open:
+        // u1's third open on days 1..7 (03-04 12:00) is 3 days and 1 hour after 03-01 11:00.
+        #expect(try f.double("select conversion_from_previous \(all) and step = 'regular_user'") == 0.5)
+        #expect(try f.double("select median_seconds_to_convert \(all) and step = 'regular_user'") == 3 * 86_400 + 3_600)
+        #expect(try f.snapshot("default_funnel_left_out") == [
+            #"(app,2,onboarding_complete,"no ""onboarding_complete"" onboarding step is loaded for this app")"#])
+        // The report's date-range path (funnel_steps at read time) leaves it out too.
+        let ranged = try f.connection.query(SQLCatalog.text("reports/funnel.sql"), ["app", "{}", "2024-03-01", nil])
+            .map { "\(try $0.decode(String.self, column: "step"))=\(try $0.decode(Int.self, column: "users"))" }
+        #expect(ranged == ["install=3", "first_open=2", "regular_user=1", "first_purchase=1"])
+
+        // The onboarding rows arrive (u1 onboards 30 min after the first open): the next run
+        // rebuilds everything and the step is back, equal to a full rebuild.
+        try f.step("u1", "onboarding_complete", "2024-03-01T11:30:00Z")
+        try f.markDirty("2024-03-01")
+        let second = try f.compute()
+        #expect(second.mode == "full")
+        #expect(try f.connection.query("select step || ',' || users \(all) order by step_index").map { try $0.decode(String.self, at: 0) } == [
+            "install,3", "first_open,2", "onboarding_complete,1", "regular_user,1", "first_purchase,1"])
+        #expect(try f.int("select count(*) from default_funnel_left_out") == 0)
+        let incremental = try f.snapshot("fct_funnel")
+        try f.compute(full: true)
+        #expect(try f.snapshot("fct_funnel") == incremental)
+    }
+
+    @Test("an app without opens or purchases keeps install -> onboarding in its default funnel")
+    func defaultFunnelWithoutOpensOrPurchases() throws {
+        let f = try ComputeFixture()
+        try f.install("a", "2024-03-01T10:00:00Z")
+        try f.step("a", "onboarding_complete", "2024-03-01T10:05:00Z")
+        try f.install("b", "2024-03-01T10:00:00Z")
+        try f.step("b", "onboarding_complete", "2024-03-09T10:05:00Z") // after the 7-day window
+        try f.markDirty("2024-03-01")
+        try f.compute()
+        let all = "from fct_funnel where funnel = 'default' and network = 'all' and campaign = 'all' and country = 'all' and platform = 'all'"
+        #expect(try f.connection.query("select step || ',' || users || ',' || coalesce(median_seconds_to_convert::text, '') \(all) order by step_index").map { try $0.decode(String.self, at: 0) } == [
+            "install,2,", "onboarding_complete,1,300"])
+        #expect(try f.connection.query("select step from default_funnel_left_out order by step_index").map { try $0.decode(String.self, at: 0) } == [
+            "first_open", "regular_user", "first_purchase"])
+    }
+
     @Test("user-defined funnels are evaluated per user and land in fct_funnel with breakdowns")
     func customFunnel() throws {
         let f = try ComputeFixture()

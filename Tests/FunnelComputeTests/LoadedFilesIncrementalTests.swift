@@ -157,6 +157,8 @@ struct LoadedFilesIncrementalTests {
             "o1,app,u1,2024-03-01T10:10:00Z", "o2,app,u2,2024-03-02T10:10:00Z", "o3,app,u3,2024-03-03T10:10:00Z",
             "o4,app,u3,2024-03-04T10:10:00Z",
         ])
+        // The app has onboarding rows from the start (their first arrival would rebuild everything).
+        try l.load("steps", Self.steps, ["s0,app,u1,2024-03-01T10:20:00Z,onboarding_complete"])
         try l.computeMatchesFull("three cohorts")
 
         // Every known user installs again on a later day, one on another network; u2 also comes

@@ -1,5 +1,6 @@
 import Foundation
 import FunnelCompute
+import FunnelSQL
 import FunnelCore
 import FunnelIngest
 import Logging
@@ -9,6 +10,27 @@ import TestSupport
 
 @Suite("Migrations")
 struct MigrationTests {
+    @Test("sql/schema.sql is the schema the migrations build (make schema writes it again)")
+    func schemaSnapshot() throws {
+        let connection = try TestCluster.freshDatabase(migrated: true).connect()
+        let objects = try connection.query(SQLCatalog.text("schema/describe.sql")).map { try $0.decode(String.self, at: 0) }
+        let text = """
+            -- schema: the schema funnel's migrations build (sql/migrations), as DDL read back from the
+            -- catalog by sql/schema/describe.sql: tables, constraints, indexes, views and functions, in
+            -- name order. Generated: `make schema` writes it again; a test fails while it differs. It is
+            -- for reading; the migrations are what builds a database.
+
+            """ + "\n" + objects.joined(separator: "\n\n") + "\n"
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appending(path: "sql/schema.sql")
+        if ProcessInfo.processInfo.environment["FUNNEL_WRITE_SCHEMA"] == "1" {
+            try Data(text.utf8).write(to: file, options: .atomic)
+        }
+        #expect(objects.count > 100)
+        let stored = try String(contentsOf: file, encoding: .utf8)
+        #expect(stored == text, "sql/schema.sql differs from the schema the migrations build: run make schema")
+    }
+
     @Test("migrate applies every migration once, in order, and a second run does nothing")
     func migrateTwice() throws {
         let connection = try TestCluster.freshDatabase().connect()

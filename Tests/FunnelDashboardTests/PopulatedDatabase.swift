@@ -26,7 +26,16 @@ enum PopulatedDatabase {
         _ = try IngestRun(settings: settings, kind: nil, assumeTimeZone: nil, workers: 2)
             .run(files: files, stop: StopFlag(), progress: IngestProgress(), logger: logger)
         let connection = try settings.connect()
-        _ = try ComputeJob(configuration: FunnelConfiguration()).run(connection, options: ComputeOptions(full: true))
+        // A configured funnel with a breakdown, so that dash_funnel_breakdown has rows too.
+        let configuration = try FunnelConfiguration(toml: """
+            [[funnels]]
+            name = "opened_by_platform"
+            steps = ["install", "app_open"]
+            window = "1d"
+            breakdown = "platform"
+            breakdown_type = "person"
+            """)
+        _ = try ComputeJob(configuration: configuration).run(connection, options: ComputeOptions(full: true))
         return settings
     }
 

@@ -188,6 +188,42 @@ struct FunnelQueryTests {
             == ["pro": [2, 2], "free": [1, 0], "Pro Team": [1, 1]])
     }
 
+    @Test("person properties: the first install's, then $set_once's earliest and $set's latest value of each key")
+    func personPropertiesFromSet() throws {
+        let db = try Self.loaded()
+        func event(_ id: String, _ user: String, _ time: String, _ properties: String) -> String {
+            #"{"event_id":"\#(id)","app_id":"a","user_id":"\#(user)","event":"profile_updated","occurred_at":"2024-05-\#(time)Z","properties":\#(properties)}"#
+        }
+        let lines = [
+            // u1: tier free, then pro (the latest $set wins, whatever the file order).
+            event("s2", "u1", "02T10:00:00", #"{"$set":{"tier":"pro"}}"#),
+            event("s1", "u1", "01T08:00:00", #"{"$set":{"tier":"free"}}"#),
+            // u2: $set_once keeps the first value; a $set of the country overrides the install's US.
+            event("s3", "u2", "01T08:00:00", #"{"$set_once":{"tier":"trial"}}"#),
+            event("s4", "u2", "02T08:00:00", #"{"$set_once":{"tier":"free"},"$set":{"country":"CA"}}"#),
+            // u4 has no install: its person properties come from $set alone.
+            event("s5", "u4", "01T08:00:00", #"{"$set":{"tier":"pro","country":"FR"}}"#),
+        ]
+        let reports = try db.ingest([try db.file("events_profiles.ndjson", lines.joined(separator: "\n") + "\n")])
+        #expect(reports.map(\.counts.rowsLoaded) == [5])
+        var spec = try Self.spec(["signup_started", "signup_completed where method = email"], window: "1d")
+        spec.breakdown = FunnelBreakdown(property: "tier", source: .person)
+        let runner = FunnelQueryRunner(connection: db.connection)
+        let byTier = try runner.run(spec, scope: FunnelQueryScope(app: "a"))
+        // pro: u1 (converted), u4 (converted); trial: u2 (apple: not converted); (none): u3 (converted).
+        #expect(byTier.series.map(\.value) == ["pro", "trial", nil])
+        #expect(byTier.series.map { $0.steps.map(\.users) } == [[2, 2], [1, 0], [1, 1]])
+        spec.breakdown = FunnelBreakdown(property: "country", source: .person)
+        let byCountry = try runner.run(spec, scope: FunnelQueryScope(app: "a"))
+        #expect(Dictionary(uniqueKeysWithValues: byCountry.series.map { ($0.value ?? "-", $0.steps.map(\.users)) })
+            == ["DE": [1, 1], "CA": [1, 0], "US": [1, 1], "FR": [1, 1]])
+        spec.breakdown = FunnelBreakdown(property: "plan_tier", source: .person)
+        #expect(throws: FunnelQueryError("--breakdown plan_tier --breakdown-type person: no user has this property "
+            + "(person properties: network, campaign, country, platform, and keys events set under \"$set\" or \"$set_once\")")) {
+            _ = try runner.run(spec, scope: FunnelQueryScope(app: "a"))
+        }
+    }
+
     @Test("time to convert: average, median and bins over the users who reached the step")
     func timeToConvert() throws {
         let db = try Self.loaded()

@@ -11,7 +11,7 @@ struct QueueTests {
     func enqueue(_ db: LoaderFixture, _ paths: [String]) throws -> [Int64] {
         let queue = IngestQueue(connection: db.connection)
         return try paths.map { path in
-            let (hex, size) = try SHA256.file(at: path)
+            let (hex, size) = try FileChecksum.file(at: path)
             guard case .queued(let fileID) = try queue.enqueue(path: path, kind: EventKind(fileName: path), assumeTimeZone: nil,
                                                                 sha256: hex, sizeBytes: size) else {
                 throw CocoaError(.fileWriteUnknown)
@@ -234,7 +234,7 @@ struct IngestProcessTests {
     func sigtermWorker() throws {
         let db = try LoaderFixture()
         let path = try bigInstalls(db)
-        let (hex, size) = try SHA256.file(at: path)
+        let (hex, size) = try FileChecksum.file(at: path)
         _ = try IngestQueue(connection: db.connection).enqueue(path: path, kind: .installs, assumeTimeZone: nil, sha256: hex, sizeBytes: size)
         let process = try db.start(["worker", "--poll", "0.1"])
         #expect(db.wait(seconds: 60) { (try? db.rows("select status from ingest_files")) == [["loading"]] })

@@ -21,6 +21,26 @@ struct RenderingTests {
         #expect(header.hasPrefix(try #require(Self.headers[file])))
     }
 
+    @Test("a configured funnel's breakdown rows get one block per value in text, HTML and CSV; no value reads (none)")
+    func funnelBreakdownBlocks() throws {
+        var report = Self.sample()
+        for (value, users) in [("pro", [40, 30]), (nil, [10, 2])] as [(String?, [Int])] {
+            for (index, step) in ["signup_started", "signup_completed"].enumerated() {
+                report.funnel.append(FunnelRow(funnel: "signup", network: "all", campaign: "all", country: "all", platform: "all",
+                                               stepIndex: index, step: step, users: users[index],
+                                               conversionFromPrevious: nil, conversionFromFirst: nil, medianSecondsToConvert: nil,
+                                               breakdownProperty: "plan", breakdownValue: value))
+            }
+        }
+        let text = TextRenderer.render(report, colour: false)
+        #expect(text.contains("signup - plan = pro"))
+        #expect(text.contains("signup - plan = (none)"))
+        #expect(HTMLRenderer.render(report).contains("plan = (none)"))
+        let csv = try #require(CSVRenderer.render(report).first { $0.name == "funnel.csv" }?.contents)
+        #expect(csv.contains("signup,all,all,all,all,1,signup_completed,30,,,,plan,pro\r\n"))
+        #expect(csv.contains("signup,all,all,all,all,0,signup_started,10,,,,plan,\r\n"))
+    }
+
     @Test("formula-looking text cells get a leading quote; plain numbers, negative ones included, stay numbers")
     func csvInjection() {
         #expect(CSVRenderer.neutralise("=HYPERLINK(\"http://x\")") == "'=HYPERLINK(\"http://x\")")

@@ -96,6 +96,21 @@ struct ReportFromMartsTests {
         #expect(byCountry.scope.notes.contains { $0.contains("per network only") })
     }
 
+    @Test("a default step without input in the app is left out of every format, with a note saying why")
+    func funnelLeavesOutStepsWithoutInput() throws {
+        // The hand-computed fixture loads no onboarding steps: onboarding_complete is left out.
+        let f = try ReportFixture.handComputed()
+        let report = try f.report()
+        #expect(report.funnel.filter { $0.funnel == "default" }.map(\.step)
+            == ["install", "first_open", "regular_user", "first_purchase"])
+        let note = "The acquisition funnel leaves out onboarding_complete: no \"onboarding_complete\" onboarding "
+            + "step is loaded for this app, so its users go straight to the next step."
+        #expect(report.scope.notes.contains { $0.hasPrefix(note) })
+        let text = TextRenderer.render(report, colour: false)
+        #expect(text.contains("leaves out onboarding_complete"))
+        #expect(try JSONRenderer.render(report).contains("leaves out onboarding_complete"))
+    }
+
     @Test("--from/--to limit the funnel, the retention triangle and spend by date")
     func dateScope() throws {
         let report = try ReportFixture.handComputed().report(ReportRequest(from: "2024-03-02", to: "2024-03-31"))

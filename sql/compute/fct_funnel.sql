@@ -2,9 +2,11 @@
 -- counts and exact medians kept in int_funnel_medians (funnel_points.sql): a row per step for
 -- 'all' and for each network, campaign, country and platform (the others 'all'), as
 -- funnel_steps() computes them. User-defined funnels come from funnel_steps() (migration 0016),
--- which reads every user's facts; it is not called when none is configured.
+-- which reads every user's facts; it is not called when none is configured. A default step whose
+-- input the app never loaded (default_funnel_left_out, migration 0065) is left out: its users
+-- passed through it, so the next step's conversion is from the step before it.
 -- Grain: one row per (app_id, funnel, network, campaign, country, platform, step_index).
--- Reads: int_funnel_medians, compute_funnels; int_user_facts and int_user_funnel_steps through
+-- Reads: int_funnel_medians, compute_funnels, default_funnel_left_out; int_user_facts and int_user_funnel_steps through
 -- funnel_steps().
 delete from fct_funnel;
 
@@ -22,6 +24,8 @@ with groups as (
     left join int_funnel_medians m
       on m.app_id = g.app_id and m.funnel = 'default' and m.step_index = cf.step_index and m.dim = g.dim
      and m.dim_value = g.dim_value
+    where not exists (select 1 from default_funnel_left_out l
+                      where l.app_id = g.app_id and l.step_index = cf.step_index)
 )
 insert into fct_funnel (app_id, funnel, network, campaign, country, platform, step_index, step, users,
                         conversion_from_previous, conversion_from_first, median_seconds_to_convert)

@@ -5,8 +5,12 @@
 -- previous one: first open and onboarding within the window from install, regular user once both
 -- onboarding and the R-th open happened, first purchase after that within the purchase window.
 -- The facts keep the user's state (active and purchase days, regular-window open times, purchase
--- times) for later folds. Grain: one row per (app_id, user_id). Reads: scope_installs,
--- scope_user_state, scope_onboarding, compute_settings. Writes funnel_fact_changes too.
+-- times) for later folds. A step whose input the app never loaded (compute_app_inputs: no opens,
+-- no onboarding rows, migration 0065) is passed through: reached at the step before it, so the
+-- funnel leaves it out rather than stopping every user there (no opens pass through the first
+-- open and the regular-user step). Grain: one row per (app_id, user_id). Reads: scope_installs,
+-- scope_user_state, scope_onboarding, compute_settings, compute_app_inputs. Writes
+-- funnel_fact_changes too.
 -- The funnel side of every deleted and written row goes to funnel_fact_changes (see
 -- funnel_points.sql), except in a rebuild of all history (funnel.fact_changes = off).
 with gone as (
@@ -43,25 +47,29 @@ with settings as (
     select si.*, st.first_open_at, st.regular_opens, st.first_purchase_day, st.last_active_day,
            st.invites_sent, st.active_days, st.purchase_days, st.regular_open_times, st.purchase_times,
            case when st.regular_opens >= s.regular_opens then st.regular_open_times[s.regular_opens] end as regular_at,
-           ob.step_times,
+           ob.step_times, ai.has_opens, ai.has_onboarding,
            make_interval(days => s.window_days) as step_window,
            make_interval(days => s.purchase_window_days) as purchase_window
     from scope_installs si
     cross join settings s
     join scope_user_state st on st.app_id = si.app_id and st.user_id = si.user_id
     left join scope_onboarding ob on ob.app_id = si.app_id and ob.user_id = si.user_id
+    left join compute_app_inputs ai on ai.app_id = si.app_id
 ), with_open as (
     select b.*,
-           case when b.first_open_at < b.installed_at + b.step_window then b.first_open_at end as funnel_open_at
+           case when b.has_opens is false then b.installed_at
+                when b.first_open_at < b.installed_at + b.step_window then b.first_open_at end as funnel_open_at
     from base b
 ), with_onboarding as (
     select w.*,
-           (select min(t) from unnest(w.step_times) as t
-             where t >= w.funnel_open_at and t < w.installed_at + w.step_window) as funnel_onboarded_at
+           case when w.has_onboarding is false then w.funnel_open_at
+                else (select min(t) from unnest(w.step_times) as t
+                      where t >= w.funnel_open_at and t < w.installed_at + w.step_window) end as funnel_onboarded_at
     from with_open w
 ), with_regular as (
     select w.*,
-           case when w.funnel_onboarded_at is not null and w.regular_at is not null
+           case when w.has_opens is false then w.funnel_onboarded_at
+                when w.funnel_onboarded_at is not null and w.regular_at is not null
                 then greatest(w.regular_at, w.funnel_onboarded_at) end as funnel_regular_at
     from with_onboarding w
 ), written as (

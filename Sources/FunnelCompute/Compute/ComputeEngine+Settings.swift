@@ -1,4 +1,5 @@
 import FunnelCore
+import FunnelSQL
 import PostgresClient
 
 extension ComputeEngine {
@@ -66,5 +67,17 @@ extension ComputeEngine {
             insert into compute_funnels (app_id, funnel, step_index, step)
             select '', * from unnest($1::text[], $2::integer[], $3::text[])
             """, [funnels, indexes, labels])
+        try connection.execute("delete from compute_funnel_breakdowns")
+        let broken = config.funnels.compactMap { funnel in funnel.spec.breakdown.map { (funnel.name, $0) } }
+        try connection.query("""
+            insert into compute_funnel_breakdowns (funnel, property, source, attribution)
+            select * from unnest($1::text[], $2::text[], $3::text[], $4::text[])
+            """, [broken.map(\.0), broken.map(\.1.property), broken.map(\.1.source.rawValue), broken.map(\.1.attribution.text)])
+    }
+
+    /// Records which inputs of the default funnel each app has (`funnel_inputs.sql`) and returns
+    /// the apps whose facts were derived under another answer; their steps must be derived again.
+    func defaultFunnelInputsChanged(_ connection: PostgresConnection) throws -> [String] {
+        try connection.query(SQLCatalog.text("compute/funnel_inputs.sql")).map { try $0.decode(String.self, at: 0) }
     }
 }

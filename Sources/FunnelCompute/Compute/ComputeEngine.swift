@@ -44,11 +44,17 @@ public struct ComputeEngine: Sendable {
             try tuneSession(connection)
             try checkTimeZone(connection)
             let changed = try configurationChanged(connection)
-            let full = options.full || changed
             if changed && !options.full {
                 logger.info("configuration changed since the last run: rebuilding everything")
             }
             try writeSettings(connection)
+            let inputsAppeared = try defaultFunnelInputsChanged(connection)
+            if !inputsAppeared.isEmpty && !options.full && !changed {
+                logger.info("an input of the default funnel appeared: rebuilding everything", metadata: [
+                    "compute.apps": .string(inputsAppeared.joined(separator: ",")),
+                ])
+            }
+            let full = options.full || changed || !inputsAppeared.isEmpty
             try connection.execute(SQLCatalog.text("compute/temp_tables.sql"))
             let wholeHistory = full && options.from == nil && options.to == nil
             // No JIT compilation, for rebuilds too: the steps that turn sorts off to get hashed
@@ -259,7 +265,7 @@ public struct ComputeEngine: Sendable {
             try timed(step) { try connection.execute(SQLCatalog.text("compute/\(step).sql")) }
         }
         try timed("fct_cpi") { try connection.query(SQLCatalog.text("compute/fct_cpi.sql"), [!full]) }
-        for step in ["fct_funnel_top", "fct_kfactor", "fct_funnel"] {
+        for step in ["fct_funnel_top", "fct_kfactor", "fct_funnel", "fct_funnel_breakdown"] {
             try timed(step) { try connection.execute(SQLCatalog.text("compute/\(step).sql")) }
         }
         try timed("fct_ltv_models") { try projectLTV(connection) }

@@ -36,6 +36,7 @@ import Foundation
 /// order = "ordered"             # or "strict", "any"
 /// window_days = 7               # counted from the first step
 /// exclude = ["purchase"]        # optional exclusion events
+/// breakdown = "plan"            # optional: by an event (or, breakdown_type = "person", user) property
 /// ```
 extension FunnelConfiguration {
     /// Where compute looks for the configuration when `--config` is not given, in order:
@@ -286,8 +287,34 @@ private struct TableReader {
             }
             stepMath = parsed
         }
-        let spec = EventFunnelSpec(steps: steps, order: order, windowMicros: windowMicros, exclusions: exclusions,
+        var spec = EventFunnelSpec(steps: steps, order: order, windowMicros: windowMicros, exclusions: exclusions,
                                    stepMath: stepMath)
+        if let property = try nonEmptyString("breakdown") {
+            var source = FunnelBreakdown.Source.event
+            if let text = try string("breakdown_type") {
+                guard let parsed = FunnelBreakdown.Source(rawValue: text) else {
+                    throw error("breakdown_type", "expected \"event\" or \"person\", got \"\(text)\"")
+                }
+                source = parsed
+            }
+            var attribution = FunnelBreakdown.Attribution.firstTouch
+            if let text = try string("attribution") {
+                guard let parsed = FunnelBreakdown.Attribution(text: text) else {
+                    throw error("attribution", "expected \"first_touch\", \"last_touch\", \"all_events\" or \"step:N\", got \"\(text)\"")
+                }
+                if case .step(let step) = parsed, step > steps.count {
+                    throw error("attribution", "step:\(step) is past the last step (the funnel has \(steps.count))")
+                }
+                attribution = parsed
+            }
+            spec.breakdown = FunnelBreakdown(property: property, source: source, attribution: attribution)
+        } else {
+            for key in ["breakdown_type", "attribution"] {
+                if try string(key) != nil {
+                    throw error(key, "needs a breakdown: set breakdown = \"<property>\" in this funnel too")
+                }
+            }
+        }
         if let problem = spec.problem() { throw ConfigurationError(line: table.line, key: dotted("steps"), message: problem) }
         return FunnelDefinition(name: name, spec: spec)
     }

@@ -1,6 +1,7 @@
 /// A funnel named in the configuration (`[[funnels]]`): a funnel over any event
 /// (``EventFunnelSpec``, the same definition `funnel query funnel` takes), computed into the marts
-/// for the install cohorts and broken down by network, campaign, country and platform.
+/// for the install cohorts and broken down by network, campaign, country and platform, and by
+/// the spec's breakdown property when it has one.
 public struct FunnelDefinition: Sendable, Equatable {
     public var name: String
     public var spec: EventFunnelSpec
@@ -46,6 +47,7 @@ public struct FunnelDefinition: Sendable, Equatable {
         "funnel=\(name):\(spec.order.rawValue):\(spec.windowMicros):\(spec.stepMath.rawValue):"
             + spec.steps.map(\.label).joined(separator: ">") + "!"
             + spec.exclusions.map { "\($0.matcher.label)@\($0.fromStep)-\($0.toStep)" }.joined(separator: ",")
+            + (spec.breakdown.map { "|by=\($0.text)" } ?? "")
     }
 }
 

@@ -162,11 +162,36 @@ public struct FunnelBreakdown: Sendable, Equatable {
         case allEvents
         /// The value on the event of step N (1-based): the step only counts when the value matches.
         case step(Int)
+
+        /// The attribution a text names: `first_touch`, `last_touch`, `all_events` or `step:N`.
+        public init?(text: String) {
+            switch text {
+            case "first_touch": self = .firstTouch
+            case "last_touch": self = .lastTouch
+            case "all_events": self = .allEvents
+            default:
+                guard text.hasPrefix("step:"), let step = Int(text.dropFirst(5)), step >= 1 else { return nil }
+                self = .step(step)
+            }
+        }
+
+        /// The text that names it, as `init(text:)` reads it.
+        public var text: String {
+            switch self {
+            case .firstTouch: "first_touch"
+            case .lastTouch: "last_touch"
+            case .allEvents: "all_events"
+            case .step(let step): "step:\(step)"
+            }
+        }
     }
 
     public var property: String
     public var source: Source
     public var attribution: Attribution
+
+    /// A stable text of the breakdown (`event:plan:first_touch`), for fingerprints.
+    public var text: String { "\(source.rawValue):\(property):\(attribution.text)" }
 
     public init(property: String, source: Source = .event, attribution: Attribution = .firstTouch) {
         self.property = property

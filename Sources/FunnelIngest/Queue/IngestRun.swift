@@ -184,13 +184,13 @@ public struct IngestRun: Sendable {
         return outcomes.loaded
     }
 
-    private static func checksums(_ files: [String], threads: Int) -> [Result<(hex: String, size: Int64), SHA256.FileError>] {
-        let results = ResultSlots<Result<(hex: String, size: Int64), SHA256.FileError>>(count: files.count)
+    private static func checksums(_ files: [String], threads: Int) -> [Result<(hex: String, size: Int64), FileChecksum.FileError>] {
+        let results = ResultSlots<Result<(hex: String, size: Int64), FileChecksum.FileError>>(count: files.count)
         DispatchQueue.concurrentPerform(iterations: min(max(1, threads), max(1, files.count))) { lane in
             var index = lane
             let lanes = min(max(1, threads), max(1, files.count))
             while index < files.count {
-                results.set(index, Result { try SHA256.file(at: files[index]) }.mapError { $0 as! SHA256.FileError })
+                results.set(index, Result { () throws(FileChecksum.FileError) in try FileChecksum.file(at: files[index]) })
                 index += lanes
             }
         }

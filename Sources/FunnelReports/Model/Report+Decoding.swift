@@ -47,6 +47,13 @@ extension FunnelRow {
                   conversionFromFirst: try row.number("conversion_from_first"),
                   medianSecondsToConvert: try row.number("median_seconds_to_convert"))
     }
+
+    /// A row of reports/funnel_breakdowns.sql.
+    init(breakdown row: PostgresRow) throws {
+        try self.init(row)
+        breakdownProperty = try row.text("property")
+        breakdownValue = try row.optionalText("breakdown")
+    }
 }
 
 extension FunnelTopRow {

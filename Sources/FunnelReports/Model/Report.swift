@@ -86,16 +86,29 @@ public struct ReportScopeInfo: Sendable, Codable, Equatable {
     }
 }
 
-/// One funnel step (funnel.csv).
+/// One funnel step (funnel.csv). A configured funnel with a breakdown also has rows per value of
+/// its breakdown property (`breakdownProperty` set; `breakdownValue` nil for users without it).
 public struct FunnelRow: Sendable, Codable, Equatable {
     public var funnel, network, campaign, country, platform: String
     public var stepIndex: Int
     public var step: String
     public var users: Int
     public var conversionFromPrevious, conversionFromFirst, medianSecondsToConvert: Double?
+    public var breakdownProperty: String? = nil
+    public var breakdownValue: String? = nil
+
+    /// How the row's users are split, as reports label it: "network adnova", "plan = pro",
+    /// "plan = (none)"; empty for all users.
+    public var splitLabel: String {
+        if let property = breakdownProperty { return "\(property) = \(breakdownValue ?? "(none)")" }
+        return zip(["network", "campaign", "country", "platform"], [network, campaign, country, platform])
+            .filter { $0.1 != "all" }.map { "\($0.0) \($0.1)" }.joined(separator: ", ")
+    }
 
     private enum CodingKeys: String, CodingKey {
         case funnel, network, campaign, country, platform
+        case breakdownProperty = "breakdown_property"
+        case breakdownValue = "breakdown_value"
         case stepIndex = "step_index"
         case step, users
         case conversionFromPrevious = "conversion_from_previous"

@@ -47,8 +47,15 @@ public struct ReportReader {
         let dims = "{" + request.breakdowns.map(\.rawValue).joined(separator: ",") + "}"
         var report = Report.empty(scope: scope)
         report.networks = try rows("networks", [app], NetworkRow.init)
-        report.funnel = try rows("funnel", [app, dims, request.from, request.to], FunnelRow.init)
+        report.funnel = try rows("funnel", [app, dims, request.from, request.to]) { try FunnelRow($0) }
+            + rows("funnel_breakdowns", [app, request.from, request.to], { try FunnelRow(breakdown: $0) })
         report.funnelTop = try rows("funnel_top", [app], FunnelTopRow.init)
+        for row in try connection.query(SQLCatalog.text("reports/funnel_left_out.sql"), [app]) {
+            let step = try row.decode(String.self, column: "step")
+            let reason = try row.decode(String.self, column: "reason")
+            report.scope.notes.append("The acquisition funnel leaves out \(step): \(reason), so its users go "
+                + "straight to the next step. Load them and run 'funnel compute' to include it.")
+        }
         report.retention = try rows("retention", [app, request.from, request.to, byNetwork], RetentionRow.init)
         report.retentionSummary = try rows("retention_summary", [app], RetentionSummaryRow.init)
         report.retentionBrackets = try rows("retention_brackets", [app], RetentionBracketRow.init)

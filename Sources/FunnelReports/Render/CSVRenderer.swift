@@ -20,11 +20,13 @@ public enum CSVRenderer {
     static func tables(_ report: Report) -> [(name: String, header: [String], rows: [[Cell]])] {
         [
             ("funnel.csv", ["funnel", "network", "campaign", "country", "platform", "step_index", "step", "users",
-                            "conversion_from_previous", "conversion_from_first", "median_seconds_to_convert"],
+                            "conversion_from_previous", "conversion_from_first", "median_seconds_to_convert",
+                            "breakdown_property", "breakdown_value"],
              report.funnel.map {
                  [.text($0.funnel), .text($0.network), .text($0.campaign), .text($0.country), .text($0.platform),
                   .integer($0.stepIndex), .text($0.step), .integer($0.users), .number($0.conversionFromPrevious),
-                  .number($0.conversionFromFirst), .number($0.medianSecondsToConvert)]
+                  .number($0.conversionFromFirst), .number($0.medianSecondsToConvert),
+                  .text($0.breakdownProperty ?? ""), .text($0.breakdownValue ?? "")]
              }),
             ("retention.csv", ["mode", "cohort_date", "network", "cohort_size", "day", "retained", "rate"],
              report.retention.map {

@@ -41,7 +41,7 @@ public enum HTMLRenderer {
         body += section("Funnel", Charts.funnel(report.funnel.filter {
             $0.funnel == "default" && $0.network == "all" && $0.campaign == "all" && $0.country == "all" && $0.platform == "all"
         }) + table(["funnel", "breakdown", "step", "users", "from previous", "from first", "median time"], report.funnel.map { row in
-            let breakdown = [row.network, row.campaign, row.country, row.platform].filter { $0 != "all" }.joined(separator: " ")
+            let breakdown = row.splitLabel
             return [row.funnel, breakdown.isEmpty ? "all" : breakdown, row.step, Formatting.grouped(row.users),
                     Formatting.percent(row.conversionFromPrevious), Formatting.percent(row.conversionFromFirst),
                     Formatting.duration(row.medianSecondsToConvert)]

@@ -120,13 +120,12 @@ public enum TextRenderer {
 
     private static func funnel(_ report: Report, _ out: inout TextBuilder) {
         guard !report.funnel.isEmpty else { return }
-        let groups = Dictionary(grouping: report.funnel) { [$0.funnel, $0.network, $0.campaign, $0.country, $0.platform] }
-        let keys = report.funnel.map { [$0.funnel, $0.network, $0.campaign, $0.country, $0.platform] }
+        let groups = Dictionary(grouping: report.funnel) { [$0.funnel, $0.splitLabel] }
+        let keys = report.funnel.map { [$0.funnel, $0.splitLabel] }
             .reduce(into: [[String]]()) { if !$0.contains($1) { $0.append($1) } }
         out.section("FUNNEL")
         for key in keys {
-            let parts = zip(["network", "campaign", "country", "platform"], key.dropFirst()).filter { $0.1 != "all" }
-            out.line("  \(key[0])" + (parts.isEmpty ? " (all users)" : " - " + parts.map { "\($0.0) \($0.1)" }.joined(separator: ", ")))
+            out.line("  \(key[0])" + (key[1].isEmpty ? " (all users)" : " - " + key[1]))
             let rows = (groups[key] ?? []).map { row in
                 [row.step, Formatting.grouped(row.users), Formatting.percent(row.conversionFromPrevious),
                  Formatting.percent(row.conversionFromFirst), Formatting.duration(row.medianSecondsToConvert),

@@ -1,0 +1,72 @@
+import Foundation
+
+/// The input contract as text for the terminal (`funnel inputs`, `funnel help inputs`): each
+/// kind's file names, columns, types and what is required, from the field lists the validator
+/// uses, so the help cannot drift from what is accepted. docs/inputs.md says the same at length.
+public enum InputContract {
+    /// What a kind is, in a line.
+    public static func summary(_ kind: EventKind) -> String {
+        switch kind {
+        case .installs: "an app install, with its attribution (network, campaign, country, platform)"
+        case .opens: "an app open (a session start)"
+        case .retention: "a user reported active on day N after install (an MMP's retention export)"
+        case .purchases: "a purchase, with its revenue and currency"
+        case .invites: "an invite a user sent"
+        case .adSpend: "a day's spend on a network (campaign, country): restated rows replace earlier ones"
+        case .steps: "an onboarding step a user reached"
+        case .ux: "UI telemetry: keyboard, rotation, errors, permissions, screen views"
+        case .events: "a custom product event: a name, a time and a JSON object of properties"
+        }
+    }
+
+    /// What a field type accepts, in a few words.
+    public static func describe(_ type: FieldType) -> String {
+        switch type {
+        case .identifier: "identifier (non-empty, at most 128 bytes)"
+        case .text: "text (at most 1,024 bytes)"
+        case .timestamp: "timestamp (RFC 3339 with a zone, or Unix epoch milliseconds)"
+        case .date: "date (YYYY-MM-DD)"
+        case .count: "whole number >= 0"
+        case .money: "decimal amount >= 0"
+        case .real: "decimal number"
+        case .boolean: "true or false (1 or 0)"
+        case .country: "ISO 3166-1 alpha-2 country code (DE)"
+        case .currency: "ISO 4217 currency code (USD; default USD)"
+        case .oneOf(let values): "one of: " + values.joined(separator: ", ")
+        case .properties: "JSON object (in CSV, its JSON text)"
+        }
+    }
+
+    /// Every kind in a short list: name, what it is, its required columns.
+    public static var overview: String {
+        var lines = [
+            "Input kinds. A file's kind comes from the first word of its name (installs-2024-05-01.csv.gz),",
+            "or --kind. Files are CSV with a header row, or NDJSON (one JSON object per line), optionally",
+            "gzip-compressed. Columns may come in any order; unknown columns are ignored.",
+            "",
+        ]
+        let width = EventKind.allCases.map(\.name.count).max() ?? 0
+        for kind in EventKind.allCases {
+            let required = kind.fields.filter(\.isRequired).map(\.name).joined(separator: ", ")
+            lines.append("  " + kind.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + summary(kind))
+            lines.append("  " + String(repeating: " ", count: width) + "  required: " + required)
+        }
+        lines.append("")
+        lines.append("'funnel inputs KIND' lists every column of a kind; docs/inputs.md has examples and the rules.")
+        return lines.joined(separator: "\n")
+    }
+
+    /// Every column of one kind, with its type and whether it is required.
+    public static func columns(_ kind: EventKind) -> String {
+        var lines = ["\(kind.name): \(summary(kind))", "",
+                     "File names start with \"\(kind.name)\"; rows are placed in time by \(kind.timeField).", ""]
+        let width = kind.fields.map(\.name.count).max() ?? 0
+        for field in kind.fields {
+            lines.append("  " + field.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
+                + (field.isRequired ? "required  " : "optional  ") + describe(field.type))
+        }
+        lines.append("")
+        lines.append("CSV header: " + kind.fieldNames.joined(separator: ","))
+        return lines.joined(separator: "\n")
+    }
+}

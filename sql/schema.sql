@@ -1,0 +1,1339 @@
+-- schema: the schema funnel's migrations build (sql/migrations), as DDL read back from the
+-- catalog by sql/schema/describe.sql: tables, constraints, indexes, views and functions, in
+-- name order. Generated: `make schema` writes it again; a test fails while it differs. It is
+-- for reading; the migrations are what builds a database.
+
+create table compute_app_inputs (
+    app_id text not null,
+    has_opens boolean not null,
+    has_onboarding boolean not null,
+    has_purchases boolean not null,
+    onboarding_step text not null
+);
+
+alter table compute_app_inputs add constraint compute_app_inputs_pkey PRIMARY KEY (app_id);
+
+create table compute_configuration (
+    singleton boolean not null default true,
+    source text,
+    settings jsonb not null,
+    fingerprint text not null,
+    run_id bigint,
+    recorded_at timestamp with time zone not null default now()
+);
+
+alter table compute_configuration add constraint compute_configuration_pkey PRIMARY KEY (singleton);
+alter table compute_configuration add constraint compute_configuration_singleton_check CHECK (singleton);
+
+create table compute_files (
+    file_id bigint not null,
+    folded_at timestamp with time zone not null default now()
+);
+
+alter table compute_files add constraint compute_files_pkey PRIMARY KEY (file_id);
+
+create table compute_funnel_breakdowns (
+    funnel text not null,
+    property text not null,
+    source text not null,
+    attribution text not null
+);
+
+alter table compute_funnel_breakdowns add constraint compute_funnel_breakdowns_pkey PRIMARY KEY (funnel);
+alter table compute_funnel_breakdowns add constraint compute_funnel_breakdowns_source_check CHECK ((source = ANY (ARRAY['event'::text, 'person'::text])));
+
+create table compute_funnels (
+    app_id text not null,
+    funnel text not null,
+    step_index integer not null,
+    step text not null
+);
+
+alter table compute_funnels add constraint compute_funnels_pkey PRIMARY KEY (app_id, funnel, step_index);
+
+create table compute_runs (
+    run_id bigint not null default nextval('compute_runs_run_id_seq'::regclass),
+    mode text not null,
+    cohort_days integer not null,
+    users bigint not null,
+    started_at timestamp with time zone not null,
+    finished_at timestamp with time zone not null default now()
+);
+
+alter table compute_runs add constraint compute_runs_mode_check CHECK ((mode = ANY (ARRAY['full'::text, 'incremental'::text])));
+alter table compute_runs add constraint compute_runs_pkey PRIMARY KEY (run_id);
+
+create table compute_settings (
+    app_id text not null,
+    time_zone text not null,
+    day_rule text not null,
+    onboarding_step text not null,
+    window_days integer not null,
+    purchase_window_days integer not null,
+    regular_opens integer not null,
+    regular_days integer not null,
+    revenue_share numeric not null,
+    kfactor_window_days integer not null,
+    max_day integer not null,
+    brackets int4range[] not null,
+    double_down_ratio numeric not null,
+    cut_ratio numeric not null,
+    config_fingerprint text not null,
+    min_installs integer not null default 100,
+    min_payers integer not null default 10,
+    ltv_horizon integer not null default 365
+);
+
+alter table compute_settings add constraint compute_settings_day_rule_check CHECK ((day_rule = ANY (ARRAY['calendar'::text, 'hours24'::text])));
+alter table compute_settings add constraint compute_settings_pkey PRIMARY KEY (app_id);
+
+create table compute_state (
+    app_id text not null,
+    data_through_date date not null,
+    config_fingerprint text not null,
+    computed_at timestamp with time zone not null default now()
+);
+
+alter table compute_state add constraint compute_state_pkey PRIMARY KEY (app_id);
+
+create table currency_rates (
+    currency text not null,
+    usd_per_unit numeric(20,10) not null,
+    updated_at timestamp with time zone not null default now()
+);
+
+alter table currency_rates add constraint currency_rates_currency_check CHECK ((currency ~ '^[A-Z]{3}$'::text));
+alter table currency_rates add constraint currency_rates_pkey PRIMARY KEY (currency);
+alter table currency_rates add constraint currency_rates_usd_per_unit_check CHECK ((usd_per_unit > (0)::numeric));
+
+create table dirty_cohort_days (
+    app_id text not null,
+    cohort_date date not null,
+    first_marked_at timestamp with time zone not null default now()
+);
+
+alter table dirty_cohort_days add constraint dirty_cohort_days_pkey PRIMARY KEY (app_id, cohort_date);
+
+create table fct_cpi (
+    app_id text not null,
+    date date not null,
+    network text not null,
+    campaign text not null,
+    country text not null,
+    spend numeric not null,
+    impressions bigint not null,
+    clicks bigint not null,
+    installs bigint not null,
+    paid_installs bigint not null,
+    cpi numeric,
+    blended_cpi numeric,
+    ctr double precision,
+    ipm double precision
+);
+
+alter table fct_cpi add constraint fct_cpi_pkey PRIMARY KEY (app_id, date, network, campaign, country);
+
+create table fct_friction_breakdown (
+    app_id text not null,
+    screen text not null,
+    friction_type text not null,
+    dimension text not null,
+    value text not null,
+    users_hit integer not null,
+    dropped_hit integer not null,
+    dropoff_hit double precision,
+    dropoff_not_hit double precision,
+    relative_risk double precision,
+    users_lost double precision not null,
+    share_of_users_lost double precision,
+    explains_effect boolean not null
+);
+
+alter table fct_friction_breakdown add constraint fct_friction_breakdown_check CHECK (((dropped_hit >= 0) AND (dropped_hit <= users_hit)));
+alter table fct_friction_breakdown add constraint fct_friction_breakdown_dimension_check CHECK ((dimension = ANY (ARRAY['input_mode'::text, 'orientation'::text, 'platform'::text])));
+alter table fct_friction_breakdown add constraint fct_friction_breakdown_pkey PRIMARY KEY (app_id, screen, friction_type, dimension, value);
+alter table fct_friction_breakdown add constraint fct_friction_breakdown_users_hit_check CHECK ((users_hit >= 0));
+alter table fct_friction_breakdown add constraint fct_friction_breakdown_users_lost_check CHECK ((users_lost >= (0)::double precision));
+
+create table fct_friction_episodes (
+    app_id text not null,
+    user_id text not null,
+    session_id text not null,
+    screen text not null,
+    friction_type text not null,
+    occurred_at timestamp with time zone not null,
+    severity double precision not null,
+    input_mode text,
+    orientation text,
+    platform text
+);
+
+alter table fct_friction_episodes add constraint fct_friction_episodes_severity_check CHECK (((severity >= (0)::double precision) AND (severity <= (1)::double precision)));
+
+CREATE INDEX fct_friction_episodes_pair ON funnel.fct_friction_episodes USING btree (app_id, screen, friction_type, user_id);
+CREATE INDEX fct_friction_episodes_session ON funnel.fct_friction_episodes USING btree (app_id, user_id, session_id);
+
+create table fct_friction_impact (
+    app_id text not null,
+    screen text not null,
+    friction_type text not null,
+    users_hit integer not null,
+    users_not_hit integer not null,
+    dropped_hit integer not null,
+    dropped_not_hit integer not null,
+    dropoff_hit double precision,
+    dropoff_not_hit double precision,
+    relative_risk double precision,
+    p_value double precision not null,
+    q_value double precision not null,
+    users_lost double precision not null,
+    meets_minimum_sample boolean not null,
+    flagged boolean not null,
+    rank integer,
+    d1_users_hit integer not null,
+    d1_users_not_hit integer not null,
+    d1_dropoff_hit double precision,
+    d1_dropoff_not_hit double precision,
+    d1_relative_risk double precision,
+    d1_p_value double precision not null,
+    computed_at timestamp with time zone not null default now()
+);
+
+alter table fct_friction_impact add constraint fct_friction_impact_check CHECK (((dropped_hit >= 0) AND (dropped_hit <= users_hit)));
+alter table fct_friction_impact add constraint fct_friction_impact_check1 CHECK (((dropped_not_hit >= 0) AND (dropped_not_hit <= users_not_hit)));
+alter table fct_friction_impact add constraint fct_friction_impact_check2 CHECK (((rank >= 1) AND ((rank IS NULL) = (NOT flagged))));
+alter table fct_friction_impact add constraint fct_friction_impact_d1_p_value_check CHECK (((d1_p_value >= (0)::double precision) AND (d1_p_value <= (1)::double precision)));
+alter table fct_friction_impact add constraint fct_friction_impact_p_value_check CHECK (((p_value >= (0)::double precision) AND (p_value <= (1)::double precision)));
+alter table fct_friction_impact add constraint fct_friction_impact_pkey PRIMARY KEY (app_id, screen, friction_type);
+alter table fct_friction_impact add constraint fct_friction_impact_q_value_check CHECK (((q_value >= (0)::double precision) AND (q_value <= (1)::double precision)));
+alter table fct_friction_impact add constraint fct_friction_impact_users_hit_check CHECK ((users_hit >= 0));
+alter table fct_friction_impact add constraint fct_friction_impact_users_lost_check CHECK ((users_lost >= (0)::double precision));
+alter table fct_friction_impact add constraint fct_friction_impact_users_not_hit_check CHECK ((users_not_hit >= 0));
+
+create table fct_funnel (
+    app_id text not null,
+    funnel text not null,
+    network text not null,
+    campaign text not null,
+    country text not null,
+    platform text not null,
+    step_index integer not null,
+    step text not null,
+    users bigint not null,
+    conversion_from_previous double precision,
+    conversion_from_first double precision,
+    median_seconds_to_convert double precision
+);
+
+alter table fct_funnel add constraint fct_funnel_pkey PRIMARY KEY (app_id, funnel, network, campaign, country, platform, step_index);
+
+create table fct_funnel_breakdown (
+    app_id text not null,
+    funnel text not null,
+    property text not null,
+    breakdown text,
+    step_index integer not null,
+    step text not null,
+    users bigint not null,
+    conversion_from_previous double precision,
+    conversion_from_first double precision,
+    median_seconds_to_convert double precision
+);
+
+alter table fct_funnel_breakdown add constraint fct_funnel_breakdown_key UNIQUE NULLS NOT DISTINCT (app_id, funnel, breakdown, step_index);
+
+create table fct_funnel_top (
+    app_id text not null,
+    network text not null,
+    impressions bigint not null,
+    clicks bigint not null,
+    installs bigint not null,
+    ctr double precision,
+    click_to_install double precision,
+    ipm double precision
+);
+
+alter table fct_funnel_top add constraint fct_funnel_top_pkey PRIMARY KEY (app_id, network);
+
+create table fct_kfactor (
+    app_id text not null,
+    network text not null,
+    cohorts integer not null,
+    cohort_size bigint not null,
+    invites_sent bigint not null,
+    viral_installs bigint not null,
+    invites_per_user double precision,
+    invite_conversion double precision,
+    k_factor double precision,
+    cycle_time_hours double precision,
+    amplification double precision,
+    cpi numeric,
+    viral_adjusted_cpi numeric
+);
+
+alter table fct_kfactor add constraint fct_kfactor_pkey PRIMARY KEY (app_id, network);
+
+create table fct_ltv (
+    app_id text not null,
+    network text not null,
+    day integer not null,
+    projected boolean not null,
+    cohorts integer,
+    installs bigint,
+    revenue numeric,
+    ltv numeric,
+    ltv_low numeric,
+    ltv_high numeric,
+    spend numeric,
+    roas double precision
+);
+
+alter table fct_ltv add constraint fct_ltv_pkey PRIMARY KEY (app_id, network, day, projected);
+
+create table fct_ltv_models (
+    app_id text not null,
+    network text not null,
+    model text not null,
+    a double precision,
+    b double precision,
+    points integer not null,
+    fit_from_day integer,
+    fit_to_day integer,
+    residual_sd double precision,
+    r_squared double precision,
+    note text not null
+);
+
+alter table fct_ltv_models add constraint fct_ltv_models_pkey PRIMARY KEY (app_id, network);
+
+create table fct_networks (
+    app_id text not null,
+    network text not null,
+    installs bigint not null,
+    paid_installs bigint not null,
+    spend numeric not null,
+    cpi numeric,
+    ltv_d7 numeric,
+    ltv_d30 numeric,
+    ltv_projected_d180 numeric,
+    ltv_d180_low numeric,
+    ltv_d180_high numeric,
+    roas_d7 double precision,
+    roas_d30 double precision,
+    payback_day integer,
+    payback_basis text,
+    k_factor double precision,
+    verdict text not null,
+    reason text not null,
+    payers bigint
+);
+
+alter table fct_networks add constraint fct_networks_pkey PRIMARY KEY (app_id, network);
+
+create table fct_regular_users (
+    app_id text not null,
+    network text not null,
+    cohorts integer not null,
+    cohort_size bigint not null,
+    regular_users bigint not null,
+    rate double precision
+);
+
+alter table fct_regular_users add constraint fct_regular_users_pkey PRIMARY KEY (app_id, network);
+
+create table fct_retention_brackets (
+    app_id text not null,
+    network text not null,
+    bracket text not null,
+    first_day integer not null,
+    last_day integer not null,
+    cohorts integer not null,
+    cohort_size bigint not null,
+    retained bigint not null,
+    rate double precision
+);
+
+alter table fct_retention_brackets add constraint fct_retention_brackets_pkey PRIMARY KEY (app_id, network, bracket);
+
+create table fct_retention_cells (
+    app_id text not null,
+    cohort_date date not null,
+    network text not null,
+    day integer not null,
+    cohort_size bigint not null,
+    retained bigint not null,
+    last_active integer not null
+);
+
+alter table fct_retention_cells add constraint fct_retention_cells_pkey PRIMARY KEY (app_id, cohort_date, network, day);
+
+create table fct_retention_summary (
+    app_id text not null,
+    mode text not null,
+    network text not null,
+    day integer not null,
+    cohorts integer not null,
+    cohort_size bigint not null,
+    retained bigint not null,
+    rate double precision
+);
+
+alter table fct_retention_summary add constraint fct_retention_summary_pkey PRIMARY KEY (app_id, mode, network, day);
+
+create table friction_day_rule (
+    singleton boolean not null default true,
+    time_zone text not null,
+    day_rule text not null
+);
+
+alter table friction_day_rule add constraint friction_day_rule_day_rule_check CHECK ((day_rule = ANY (ARRAY['calendar'::text, 'hours24'::text])));
+alter table friction_day_rule add constraint friction_day_rule_pkey PRIMARY KEY (singleton);
+alter table friction_day_rule add constraint friction_day_rule_singleton_check CHECK (singleton);
+
+create table friction_files (
+    file_id bigint not null
+);
+
+alter table friction_files add constraint friction_files_pkey PRIMARY KEY (file_id);
+
+create table ingest_files (
+    file_id bigint not null default nextval('ingest_files_file_id_seq'::regclass),
+    path text not null,
+    kind text,
+    content_sha256 text not null,
+    size_bytes bigint not null,
+    status text not null default 'queued'::text,
+    claimed_by text,
+    lease_expires_at timestamp with time zone,
+    attempts integer not null default 0,
+    rows_read bigint,
+    rows_loaded bigint,
+    duplicates bigint,
+    rejected bigint,
+    message text,
+    enqueued_at timestamp with time zone not null default now(),
+    started_at timestamp with time zone,
+    finished_at timestamp with time zone,
+    assume_tz text,
+    lines bigint,
+    header_lines bigint,
+    blank_lines bigint,
+    continuation_lines bigint
+);
+
+alter table ingest_files add constraint ingest_files_pkey PRIMARY KEY (file_id);
+alter table ingest_files add constraint ingest_files_status_check CHECK ((status = ANY (ARRAY['queued'::text, 'loading'::text, 'loaded'::text, 'refused'::text, 'failed'::text])));
+
+CREATE INDEX ingest_files_claim ON funnel.ingest_files USING btree (status, enqueued_at, file_id) WHERE (status = ANY (ARRAY['queued'::text, 'loading'::text]));
+CREATE INDEX ingest_files_claimable ON funnel.ingest_files USING btree (enqueued_at) WHERE (status = ANY (ARRAY['queued'::text, 'loading'::text]));
+CREATE UNIQUE INDEX ingest_files_live_content ON funnel.ingest_files USING btree (content_sha256) WHERE (status = ANY (ARRAY['queued'::text, 'loading'::text, 'loaded'::text]));
+
+create table ingest_rejects (
+    reject_id bigint not null default nextval('ingest_rejects_reject_id_seq'::regclass),
+    file_id bigint not null,
+    path text not null,
+    line bigint not null,
+    kind text,
+    raw text not null,
+    reason text not null,
+    rejected_at timestamp with time zone not null default now()
+);
+
+alter table ingest_rejects add constraint ingest_rejects_file_id_fkey FOREIGN KEY (file_id) REFERENCES ingest_files(file_id) ON DELETE CASCADE;
+alter table ingest_rejects add constraint ingest_rejects_pkey PRIMARY KEY (reject_id);
+
+CREATE INDEX ingest_rejects_by_file ON funnel.ingest_rejects USING btree (file_id, line);
+
+create table int_cohort_bracket_rollup (
+    app_id text not null,
+    cohort_date date not null,
+    network text not null,
+    campaign text not null,
+    country text not null,
+    platform text not null,
+    bracket_index integer not null,
+    active_users integer not null
+);
+
+alter table int_cohort_bracket_rollup add constraint int_cohort_bracket_rollup_pkey PRIMARY KEY (app_id, cohort_date, network, campaign, country, platform, bracket_index);
+
+create table int_cohort_day_rollup (
+    app_id text not null,
+    cohort_date date not null,
+    network text not null,
+    campaign text not null,
+    country text not null,
+    platform text not null,
+    day_n integer not null,
+    active_users integer not null,
+    last_active_users integer not null,
+    revenue_usd numeric(20,6) not null,
+    payers integer not null,
+    new_payers integer not null
+);
+
+alter table int_cohort_day_rollup add constraint int_cohort_day_rollup_pkey PRIMARY KEY (app_id, cohort_date, day_n, network, campaign, country, platform);
+
+create table int_cohort_rollup (
+    app_id text not null,
+    cohort_date date not null,
+    network text not null,
+    campaign text not null,
+    country text not null,
+    platform text not null,
+    installs integer not null,
+    paid_installs integer not null,
+    organic_installs integer not null,
+    viral_installs integer not null,
+    reinstalls integer not null,
+    openers integer not null,
+    onboarded integer not null,
+    regular_users integer not null,
+    payers integer not null,
+    funnel_open integer not null,
+    funnel_onboarded integer not null,
+    funnel_regular integer not null,
+    funnel_purchase integer not null,
+    invites_sent integer not null
+);
+
+alter table int_cohort_rollup add constraint int_cohort_rollup_pkey PRIMARY KEY (app_id, cohort_date, network, campaign, country, platform);
+
+create table int_friction_apps (
+    app_id text not null,
+    data_through timestamp with time zone
+);
+
+alter table int_friction_apps add constraint int_friction_apps_pkey PRIMARY KEY (app_id);
+
+create table int_friction_hits (
+    app_id text not null,
+    screen text not null,
+    friction_type text not null,
+    user_id text not null,
+    first_at timestamp with time zone not null,
+    input_mode text,
+    orientation text,
+    platform text,
+    counted_class smallint
+);
+
+alter table int_friction_hits add constraint int_friction_hits_pkey PRIMARY KEY (app_id, screen, friction_type, user_id);
+
+CREATE INDEX int_friction_hits_by_user ON funnel.int_friction_hits USING btree (app_id, user_id);
+
+create table int_friction_outcomes (
+    app_id text not null,
+    user_id text not null,
+    completed boolean not null,
+    returned_d1 boolean not null,
+    counted_class smallint,
+    day1_from timestamp with time zone,
+    day1_to timestamp with time zone
+);
+
+alter table int_friction_outcomes add constraint int_friction_outcomes_pkey PRIMARY KEY (app_id, user_id);
+
+create table int_friction_reached (
+    app_id text not null,
+    screen text not null,
+    user_id text not null
+);
+
+alter table int_friction_reached add constraint int_friction_reached_pkey PRIMARY KEY (app_id, user_id, screen);
+
+create table int_friction_screen_counts (
+    app_id text not null,
+    screen text not null,
+    class smallint not null,
+    users bigint not null
+);
+
+alter table int_friction_screen_counts add constraint int_friction_screen_counts_pkey PRIMARY KEY (app_id, screen, class);
+
+create table int_friction_screens (
+    app_id text not null,
+    screen text not null
+);
+
+alter table int_friction_screens add constraint int_friction_screens_pkey PRIMARY KEY (app_id, screen);
+
+create table int_funnel_medians (
+    app_id text not null,
+    funnel text not null,
+    step_index integer not null,
+    dim text not null,
+    dim_value text not null,
+    users bigint not null,
+    anchor_seconds double precision,
+    anchor_below bigint,
+    anchor_ties bigint,
+    median_seconds double precision
+);
+
+alter table int_funnel_medians add constraint int_funnel_medians_pkey PRIMARY KEY (app_id, funnel, step_index, dim, dim_value);
+
+create table int_funnel_points (
+    app_id text not null,
+    funnel text not null,
+    step_index integer not null,
+    seconds double precision not null,
+    user_id text not null,
+    network text not null,
+    campaign text not null,
+    country text not null,
+    platform text not null
+);
+
+alter table int_funnel_points add constraint int_funnel_points_pkey PRIMARY KEY (app_id, funnel, step_index, seconds, user_id);
+
+create table int_network_day_rollup (
+    app_id text not null,
+    cohort_date date not null,
+    network text not null,
+    day_n integer not null,
+    active_users integer not null,
+    last_active_users integer not null,
+    revenue_usd numeric(20,6) not null,
+    payers integer not null,
+    new_payers integer not null
+);
+
+alter table int_network_day_rollup add constraint int_network_day_rollup_pkey PRIMARY KEY (app_id, cohort_date, network, day_n);
+
+create table int_spend_day_rollup (
+    app_id text not null,
+    spend_date date not null,
+    network text not null,
+    campaign text not null,
+    country text not null,
+    spend_usd numeric(20,6) not null,
+    impressions bigint not null,
+    clicks bigint not null
+);
+
+alter table int_spend_day_rollup add constraint int_spend_day_rollup_pkey PRIMARY KEY (app_id, spend_date, network, campaign, country);
+
+create table int_user_facts (
+    app_id text not null,
+    user_id text not null,
+    cohort_date date not null,
+    installed_at timestamp with time zone not null,
+    network text not null,
+    campaign text not null,
+    country text not null,
+    platform text not null,
+    acquisition text not null,
+    installs integer not null,
+    referrer_user_id text,
+    invite_id text,
+    first_open_at timestamp with time zone,
+    onboarded_at timestamp with time zone,
+    first_purchase_at timestamp with time zone,
+    first_purchase_day integer,
+    regular_opens integer not null,
+    regular_at timestamp with time zone,
+    funnel_open_at timestamp with time zone,
+    funnel_onboarded_at timestamp with time zone,
+    funnel_regular_at timestamp with time zone,
+    funnel_purchase_at timestamp with time zone,
+    invites_sent integer not null,
+    last_active_day integer not null,
+    inviter_user_id text,
+    inviter_network text,
+    inviter_cohort_date date,
+    inviter_installed_at timestamp with time zone,
+    counts_for_kfactor boolean not null default false,
+    active_days integer[] not null default '{}'::integer[],
+    purchase_days integer[] not null default '{}'::integer[],
+    regular_open_times timestamp with time zone[] not null default '{}'::timestamp with time zone[],
+    purchase_times timestamp with time zone[] not null default '{}'::timestamp with time zone[]
+);
+
+alter table int_user_facts add constraint int_user_facts_acquisition_check CHECK ((acquisition = ANY (ARRAY['paid'::text, 'organic'::text, 'viral'::text])));
+alter table int_user_facts add constraint int_user_facts_pkey PRIMARY KEY (app_id, user_id);
+
+CREATE INDEX int_user_facts_by_cohort ON funnel.int_user_facts USING btree (app_id, cohort_date);
+CREATE INDEX int_user_facts_kfactor ON funnel.int_user_facts USING btree (app_id, inviter_cohort_date) INCLUDE (inviter_network, installed_at, inviter_installed_at) WHERE counts_for_kfactor;
+
+create table int_user_funnel_breakdown_steps (
+    app_id text not null,
+    user_id text not null,
+    funnel text not null,
+    breakdown text,
+    step_index integer not null,
+    reached_at timestamp with time zone not null
+);
+
+alter table int_user_funnel_breakdown_steps add constraint int_user_funnel_breakdown_steps_key UNIQUE NULLS NOT DISTINCT (app_id, user_id, funnel, breakdown, step_index);
+
+create table int_user_funnel_steps (
+    app_id text not null,
+    user_id text not null,
+    funnel text not null,
+    step_index integer not null,
+    reached_at timestamp with time zone not null
+);
+
+alter table int_user_funnel_steps add constraint int_user_funnel_steps_pkey PRIMARY KEY (app_id, user_id, funnel, step_index);
+
+create table raw_ad_spend (
+    app_id text not null,
+    spend_date date not null,
+    network text not null,
+    campaign text not null default ''::text,
+    country text not null default ''::text,
+    spend numeric(20,6) not null,
+    currency text not null default 'USD'::text,
+    impressions bigint,
+    clicks bigint,
+    file_id bigint not null
+) partition by RANGE (spend_date);
+
+alter table raw_ad_spend add constraint raw_ad_spend_pkey PRIMARY KEY (app_id, spend_date, network, campaign, country);
+
+CREATE INDEX raw_ad_spend_by_file ON ONLY funnel.raw_ad_spend USING btree (file_id);
+
+create table raw_events (
+    event_id text not null,
+    app_id text not null,
+    user_id text not null,
+    event text not null,
+    occurred_at timestamp with time zone not null,
+    properties jsonb,
+    file_id bigint not null
+) partition by RANGE (occurred_at);
+
+CREATE INDEX raw_events_by_file ON ONLY funnel.raw_events USING btree (file_id);
+CREATE INDEX raw_events_by_name ON ONLY funnel.raw_events USING btree (app_id, event, occurred_at);
+
+create table raw_events_keys (
+    app_id text not null,
+    event_id text not null
+);
+
+alter table raw_events_keys add constraint raw_events_keys_pkey PRIMARY KEY (app_id, event_id);
+
+create table raw_installs (
+    event_id text not null,
+    app_id text not null,
+    user_id text not null,
+    installed_at timestamp with time zone not null,
+    network text not null,
+    platform text,
+    country text,
+    campaign text,
+    referrer_user_id text,
+    invite_id text,
+    file_id bigint not null
+) partition by RANGE (installed_at);
+
+alter table raw_installs add constraint raw_installs_pkey PRIMARY KEY (app_id, event_id, installed_at);
+
+CREATE INDEX raw_installs_by_file ON ONLY funnel.raw_installs USING btree (file_id);
+CREATE INDEX raw_installs_by_user ON ONLY funnel.raw_installs USING btree (app_id, user_id, installed_at);
+
+create table raw_invites (
+    event_id text not null,
+    app_id text not null,
+    user_id text not null,
+    invite_id text not null,
+    sent_at timestamp with time zone not null,
+    channel text,
+    file_id bigint not null
+) partition by RANGE (sent_at);
+
+CREATE INDEX raw_invites_by_file ON ONLY funnel.raw_invites USING btree (file_id);
+CREATE INDEX raw_invites_by_invite ON ONLY funnel.raw_invites USING btree (app_id, invite_id);
+
+create table raw_invites_keys (
+    app_id text not null,
+    event_id text not null
+);
+
+alter table raw_invites_keys add constraint raw_invites_keys_pkey PRIMARY KEY (app_id, event_id);
+
+create table raw_opens (
+    event_id text not null,
+    app_id text not null,
+    user_id text not null,
+    opened_at timestamp with time zone not null,
+    session_seconds integer,
+    file_id bigint not null
+) partition by RANGE (opened_at);
+
+CREATE INDEX raw_opens_by_file ON ONLY funnel.raw_opens USING btree (file_id);
+
+create table raw_opens_keys (
+    app_id text not null,
+    event_id text not null
+);
+
+alter table raw_opens_keys add constraint raw_opens_keys_pkey PRIMARY KEY (app_id, event_id);
+
+create table raw_purchases (
+    event_id text not null,
+    app_id text not null,
+    user_id text not null,
+    purchased_at timestamp with time zone not null,
+    revenue numeric(20,6) not null,
+    currency text not null default 'USD'::text,
+    product_id text,
+    file_id bigint not null
+) partition by RANGE (purchased_at);
+
+CREATE INDEX raw_purchases_by_file ON ONLY funnel.raw_purchases USING btree (file_id);
+
+create table raw_purchases_keys (
+    app_id text not null,
+    event_id text not null
+);
+
+alter table raw_purchases_keys add constraint raw_purchases_keys_pkey PRIMARY KEY (app_id, event_id);
+
+create table raw_retention (
+    event_id text not null,
+    app_id text not null,
+    user_id text not null,
+    day integer not null,
+    reported_at timestamp with time zone not null,
+    file_id bigint not null
+) partition by RANGE (reported_at);
+
+CREATE INDEX raw_retention_by_file ON ONLY funnel.raw_retention USING btree (file_id);
+
+create table raw_retention_keys (
+    app_id text not null,
+    event_id text not null
+);
+
+alter table raw_retention_keys add constraint raw_retention_keys_pkey PRIMARY KEY (app_id, event_id);
+
+create table raw_steps (
+    event_id text not null,
+    app_id text not null,
+    user_id text not null,
+    occurred_at timestamp with time zone not null,
+    step text not null,
+    screen text,
+    file_id bigint not null
+) partition by RANGE (occurred_at);
+
+CREATE INDEX raw_steps_by_file ON ONLY funnel.raw_steps USING btree (file_id);
+CREATE INDEX raw_steps_by_user ON ONLY funnel.raw_steps USING btree (app_id, user_id);
+
+create table raw_steps_keys (
+    app_id text not null,
+    event_id text not null
+);
+
+alter table raw_steps_keys add constraint raw_steps_keys_pkey PRIMARY KEY (app_id, event_id);
+
+create table raw_ux (
+    event_id text not null,
+    app_id text not null,
+    user_id text not null,
+    session_id text not null,
+    occurred_at timestamp with time zone not null,
+    screen text not null,
+    type text not null,
+    phase text,
+    orientation text,
+    feedback_shown boolean,
+    permission text,
+    guidance_shown boolean,
+    field text,
+    message_shown boolean,
+    bad_state boolean,
+    input_mode text,
+    kb_x real,
+    kb_y real,
+    kb_w real,
+    kb_h real,
+    focus_x real,
+    focus_y real,
+    focus_w real,
+    focus_h real,
+    action_x real,
+    action_y real,
+    action_w real,
+    action_h real,
+    caret_y real,
+    screen_w real,
+    screen_h real,
+    file_id bigint not null
+) partition by RANGE (occurred_at);
+
+CREATE INDEX raw_ux_by_file ON ONLY funnel.raw_ux USING btree (file_id);
+CREATE INDEX raw_ux_by_session ON ONLY funnel.raw_ux USING btree (app_id, user_id, session_id);
+
+create table raw_ux_keys (
+    app_id text not null,
+    event_id text not null
+);
+
+alter table raw_ux_keys add constraint raw_ux_keys_pkey PRIMARY KEY (app_id, event_id);
+
+create table schema_migrations (
+    version integer not null,
+    name text not null,
+    checksum_sha256 text not null,
+    applied_at timestamp with time zone not null default now()
+);
+
+alter table schema_migrations add constraint schema_migrations_pkey PRIMARY KEY (version);
+
+create view analysis_events as
+ SELECT 'installs'::text AS kind, raw_installs.app_id, raw_installs.event_id, raw_installs.user_id,
+    'install'::text AS event, raw_installs.installed_at AS occurred_at,
+    jsonb_strip_nulls(jsonb_build_object('network', raw_installs.network, 'platform', raw_installs.platform, 'country', raw_installs.country, 'campaign', raw_installs.campaign, 'referrer_user_id', raw_installs.referrer_user_id, 'invite_id', raw_installs.invite_id)) AS properties
+   FROM raw_installs
+UNION ALL
+ SELECT 'opens'::text AS kind, raw_opens.app_id, raw_opens.event_id, raw_opens.user_id,
+    'app_open'::text AS event, raw_opens.opened_at AS occurred_at,
+    jsonb_strip_nulls(jsonb_build_object('session_seconds', raw_opens.session_seconds)) AS properties
+   FROM raw_opens
+UNION ALL
+ SELECT 'retention'::text AS kind, raw_retention.app_id, raw_retention.event_id,
+    raw_retention.user_id, 'retention_day'::text AS event, raw_retention.reported_at AS occurred_at,
+    jsonb_build_object('day', raw_retention.day) AS properties
+   FROM raw_retention
+UNION ALL
+ SELECT 'purchases'::text AS kind, raw_purchases.app_id, raw_purchases.event_id,
+    raw_purchases.user_id, 'purchase'::text AS event, raw_purchases.purchased_at AS occurred_at,
+    jsonb_strip_nulls(jsonb_build_object('revenue', raw_purchases.revenue, 'currency', raw_purchases.currency, 'product_id', raw_purchases.product_id)) AS properties
+   FROM raw_purchases
+UNION ALL
+ SELECT 'invites'::text AS kind, raw_invites.app_id, raw_invites.event_id, raw_invites.user_id,
+    'invite_sent'::text AS event, raw_invites.sent_at AS occurred_at,
+    jsonb_strip_nulls(jsonb_build_object('invite_id', raw_invites.invite_id, 'channel', raw_invites.channel)) AS properties
+   FROM raw_invites
+UNION ALL
+ SELECT 'steps'::text AS kind, raw_steps.app_id, raw_steps.event_id, raw_steps.user_id,
+    raw_steps.step AS event, raw_steps.occurred_at,
+    jsonb_strip_nulls(jsonb_build_object('screen', raw_steps.screen)) AS properties
+   FROM raw_steps
+UNION ALL
+ SELECT 'ux'::text AS kind, raw_ux.app_id, raw_ux.event_id, raw_ux.user_id,
+    'ux_'::text || raw_ux.type AS event, raw_ux.occurred_at,
+    jsonb_strip_nulls(jsonb_build_object('session_id', raw_ux.session_id, 'screen', raw_ux.screen, 'phase', raw_ux.phase, 'orientation', raw_ux.orientation, 'feedback_shown', raw_ux.feedback_shown, 'permission', raw_ux.permission, 'guidance_shown', raw_ux.guidance_shown, 'field', raw_ux.field, 'message_shown', raw_ux.message_shown, 'bad_state', raw_ux.bad_state, 'input_mode', raw_ux.input_mode)) AS properties
+   FROM raw_ux
+UNION ALL
+ SELECT 'events'::text AS kind, raw_events.app_id, raw_events.event_id, raw_events.user_id,
+    raw_events.event, raw_events.occurred_at,
+    COALESCE(raw_events.properties, '{}'::jsonb) AS properties
+   FROM raw_events;
+
+create view dash_acquisition as
+ SELECT (c.date::timestamp without time zone AT TIME ZONE 'UTC'::text) AS "time", c.app_id, c.date,
+    c.network, c.campaign, c.country, c.spend, c.impressions, c.clicks, c.installs, c.paid_installs,
+    c.cpi, c.blended_cpi, c.ctr, c.ipm
+   FROM fct_cpi c
+  WHERE c.network <> 'all'::text AND NOT (c.campaign = 'all'::text AND c.country = 'all'::text);
+
+create view dash_friction as
+ SELECT f.app_id, f.screen, f.friction_type, f.users_hit, f.users_not_hit,
+        CASE
+            WHEN (f.users_hit + f.users_not_hit) > 0 THEN f.users_hit::double precision / (f.users_hit + f.users_not_hit)::double precision
+            ELSE NULL::double precision
+        END AS share_hit,
+    f.dropoff_hit, f.dropoff_not_hit, f.relative_risk, f.p_value, f.q_value, f.users_lost, f.flagged,
+    f.rank
+   FROM fct_friction_impact f;
+
+create view dash_funnel as
+ SELECT f.app_id, f.funnel, f.network, f.country, f.step_index, f.step, f.users,
+    f.conversion_from_previous, f.conversion_from_first, f.median_seconds_to_convert
+   FROM fct_funnel f
+  WHERE f.campaign = 'all'::text AND f.platform = 'all'::text AND (f.network = 'all'::text OR f.country = 'all'::text);
+
+create view dash_funnel_breakdown as
+ SELECT f.app_id, f.funnel, f.property, f.breakdown, f.step_index, f.step, f.users,
+    f.conversion_from_previous, f.conversion_from_first, f.median_seconds_to_convert
+   FROM fct_funnel_breakdown f;
+
+create view dash_kfactor as
+ SELECT k.app_id, k.network, k.cohort_size, k.invites_sent, k.viral_installs, k.invites_per_user,
+    k.invite_conversion, k.k_factor, k.cycle_time_hours, k.amplification, k.cpi,
+    k.viral_adjusted_cpi
+   FROM fct_kfactor k;
+
+create view dash_ltv_cpi as
+ SELECT l.app_id, l.network, l.day, l.projected, l.installs, l.revenue, l.ltv, l.ltv_low, l.ltv_high,
+    n.cpi,
+        CASE
+            WHEN n.cpi > 0::numeric THEN (l.ltv / n.cpi)::double precision
+            ELSE NULL::double precision
+        END AS ltv_over_cpi,
+    l.roas
+   FROM fct_ltv l
+     LEFT JOIN fct_networks n ON n.app_id = l.app_id AND n.network = l.network;
+
+create view dash_networks as
+ SELECT n.app_id, n.network, n.installs, n.paid_installs, n.spend, n.cpi, n.ltv_d7, n.ltv_d30,
+    n.ltv_projected_d180, n.ltv_d180_low, n.ltv_d180_high, n.roas_d7, n.roas_d30, n.payback_day,
+    n.payback_basis, n.k_factor, n.verdict, n.reason
+   FROM fct_networks n;
+
+create view dash_retention as
+ SELECT (r.cohort_date::timestamp without time zone AT TIME ZONE 'UTC'::text) AS "time", r.app_id,
+    r.mode, r.cohort_date, r.network, r.cohort_size, r.day, r.retained, r.rate
+   FROM fct_retention r;
+
+create view dash_retention_summary as
+ SELECT s.app_id, s.mode, s.network, s.day, s.cohorts, s.cohort_size, s.retained, s.rate
+   FROM fct_retention_summary s;
+
+create view default_funnel_left_out as
+ SELECT i.app_id, l.step_index, l.step, l.reason
+   FROM compute_app_inputs i
+     CROSS JOIN LATERAL ( VALUES (1,'first_open'::text,'no opens are loaded for this app'::text,NOT i.has_opens), (2,i.onboarding_step,format('no "%s" onboarding step is loaded for this app'::text, i.onboarding_step),NOT i.has_onboarding), (3,'regular_user'::text,'no opens are loaded for this app'::text,NOT i.has_opens), (4,'first_purchase'::text,'no purchases are loaded for this app'::text,NOT i.has_purchases)) l(step_index, step, reason, left_out)
+  WHERE l.left_out;
+
+create view fct_retention as
+ SELECT fct_retention_cells.app_id, 'classic'::text AS mode, fct_retention_cells.cohort_date,
+    fct_retention_cells.network, fct_retention_cells.cohort_size, fct_retention_cells.day,
+    fct_retention_cells.retained,
+        CASE
+            WHEN fct_retention_cells.cohort_size > 0 THEN fct_retention_cells.retained::double precision / fct_retention_cells.cohort_size::double precision
+            ELSE NULL::double precision
+        END AS rate
+   FROM fct_retention_cells
+UNION ALL
+ SELECT c.app_id, 'rolling'::text AS mode, c.cohort_date, c.network, c.cohort_size, c.day,
+    c.rolling AS retained,
+        CASE
+            WHEN c.cohort_size > 0 THEN c.rolling::double precision / c.cohort_size::double precision
+            ELSE NULL::double precision
+        END AS rate
+   FROM ( SELECT fct_retention_cells.app_id, fct_retention_cells.cohort_date,
+            fct_retention_cells.network, fct_retention_cells.cohort_size, fct_retention_cells.day,
+            fct_retention_cells.cohort_size - COALESCE(sum(fct_retention_cells.last_active) OVER (PARTITION BY fct_retention_cells.app_id, fct_retention_cells.cohort_date, fct_retention_cells.network ORDER BY fct_retention_cells.day ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0::bigint) AS rolling
+           FROM fct_retention_cells) c;
+
+CREATE OR REPLACE FUNCTION funnel.cohort_day_number(event_at timestamp with time zone, installed_at timestamp with time zone, cohort_date date, time_zone text, day_rule text)
+ RETURNS integer
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+AS $function$
+    select case
+        when day_rule = 'hours24' then floor(extract(epoch from (event_at - installed_at)) / 86400)::integer
+        else (timezone(time_zone, event_at))::date - cohort_date
+    end
+$function$
+;
+
+CREATE OR REPLACE FUNCTION funnel.cohort_day_start(installed_at timestamp with time zone, day integer, time_zone text, day_rule text)
+ RETURNS timestamp with time zone
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+AS $function$
+    select case
+        when day_rule = 'hours24' then installed_at + day * interval '24 hours'
+        else ((timezone(time_zone, installed_at))::date + day)::timestamp at time zone time_zone
+    end
+$function$
+;
+
+CREATE OR REPLACE FUNCTION funnel.ensure_month_partitions(parent text, from_date date, to_date date)
+ RETURNS integer
+ LANGUAGE plpgsql
+AS $function$
+declare
+    month_start date := date_trunc('month', from_date)::date;
+    created integer := 0;
+    partition_name text;
+    is_timestamp boolean;
+begin
+    if parent not in ('raw_installs', 'raw_opens', 'raw_retention', 'raw_purchases',
+                      'raw_invites', 'raw_ad_spend', 'raw_steps', 'raw_ux', 'raw_events') then
+        raise exception 'ensure_month_partitions: % is not a raw table', parent;
+    end if;
+    is_timestamp := parent <> 'raw_ad_spend';
+    while month_start <= to_date loop
+        partition_name := parent || '_' || to_char(month_start, 'YYYY_MM');
+        if to_regclass(format('%I.%I', current_schema(), partition_name)) is null then
+            begin
+                if is_timestamp then
+                    execute format(
+                        'create table %I partition of %I for values from (%L) to (%L)',
+                        partition_name, parent,
+                        (month_start::text || ' 00:00:00+00')::timestamptz,
+                        ((month_start + interval '1 month')::date::text || ' 00:00:00+00')::timestamptz);
+                else
+                    execute format(
+                        'create table %I partition of %I for values from (%L) to (%L)',
+                        partition_name, parent, month_start, (month_start + interval '1 month')::date);
+                end if;
+                created := created + 1;
+            exception when duplicate_table or unique_violation then
+                null;
+            end;
+        end if;
+        month_start := (month_start + interval '1 month')::date;
+    end loop;
+    return created;
+end;
+$function$
+;
+
+CREATE OR REPLACE FUNCTION funnel.friction_outcome_class(completed boolean, day1_to timestamp with time zone, returned_d1 boolean, data_through timestamp with time zone)
+ RETURNS smallint
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+RETURN ((CASE WHEN completed THEN 3 ELSE 0 END + CASE WHEN ((day1_to IS NULL) OR (data_through IS NULL) OR (day1_to > data_through)) THEN 0 WHEN returned_d1 THEN 2 ELSE 1 END))::smallint
+;
+
+CREATE OR REPLACE FUNCTION funnel.funnel_breakdown_steps(app text, from_date date, to_date date)
+ RETURNS TABLE(app_id text, funnel text, property text, breakdown text, step_index integer, step text, users bigint, conversion_from_previous double precision, conversion_from_first double precision, median_seconds_to_convert double precision)
+ LANGUAGE sql
+ STABLE
+AS $function$
+with reached as (
+    select s.app_id, s.funnel, s.breakdown, s.step_index,
+           date_part('epoch', s.reached_at - lag(s.reached_at) over (
+               partition by s.app_id, s.user_id, s.funnel, s.breakdown order by s.step_index)) as seconds
+    from int_user_funnel_breakdown_steps s
+    where ($1::text is null or s.app_id = $1::text)
+      and ($2::date is null and $3::date is null or exists (
+          select 1 from int_user_facts f
+          where f.app_id = s.app_id and f.user_id = s.user_id
+            and ($2::date is null or f.cohort_date >= $2::date)
+            and ($3::date is null or f.cohort_date <= $3::date)))
+), counted as (
+    select r.app_id, r.funnel, r.breakdown, r.step_index, count(*) as users,
+           percentile_cont(0.5) within group (order by r.seconds) as median_seconds
+    from reached r
+    group by r.app_id, r.funnel, r.breakdown, r.step_index
+), firsts as (
+    select c.app_id, c.funnel, c.breakdown, c.users as first_users
+    from counted c where c.step_index = 0
+), stepped as (
+    select g.app_id, g.funnel, g.breakdown, cf.step_index, cf.step, coalesce(c.users, 0) as users,
+           lag(coalesce(c.users, 0)) over (
+               partition by g.app_id, g.funnel, g.breakdown order by cf.step_index) as previous_users,
+           g.first_users,
+           case when cf.step_index > 0 then c.median_seconds end as median_seconds
+    from firsts g
+    join compute_funnels cf on cf.app_id = '' and cf.funnel = g.funnel
+    left join counted c
+      on c.app_id = g.app_id and c.funnel = g.funnel and c.breakdown is not distinct from g.breakdown
+     and c.step_index = cf.step_index
+)
+select r.app_id, r.funnel, b.property, r.breakdown, r.step_index, r.step, r.users,
+       case when r.previous_users > 0 then r.users::double precision / r.previous_users end,
+       case when r.first_users > 0 then r.users::double precision / r.first_users end,
+       r.median_seconds
+from stepped r
+join compute_funnel_breakdowns b on b.funnel = r.funnel
+$function$
+;
+
+CREATE OR REPLACE FUNCTION funnel.funnel_in_group(p_dim text, p_value text, network text, campaign text, country text, platform text)
+ RETURNS boolean
+ LANGUAGE sql
+ IMMUTABLE
+AS $function$
+select case $1 when 'all' then true
+               when 'network' then $3 = $2
+               when 'campaign' then $4 = $2
+               when 'country' then $5 = $2
+               when 'platform' then $6 = $2 end
+$function$
+;
+
+CREATE OR REPLACE FUNCTION funnel.funnel_middle_values(p_app text, p_funnel text, p_step integer, p_dim text, p_value text, p_anchor double precision, p_below bigint, p_ties bigint, p_rank bigint, OUT anchor_seconds double precision, OUT anchor_below bigint, OUT anchor_ties bigint, OUT next_seconds double precision)
+ RETURNS record
+ LANGUAGE plpgsql
+ STABLE
+AS $function$
+declare
+    v double precision := p_anchor;
+    below bigint := coalesce(p_below, 0);
+    ties bigint := coalesce(p_ties, 0);
+begin
+    if p_rank < 0 then
+        return;
+    end if;
+    if v is null then
+        v := funnel_value_after(p_app, p_funnel, p_step, p_dim, p_value, null);
+        if v is null then
+            return;
+        end if;
+        below := 0;
+        ties := funnel_points_at(p_app, p_funnel, p_step, p_dim, p_value, v);
+    end if;
+    while v is not null and p_rank < below loop
+        v := funnel_value_before(p_app, p_funnel, p_step, p_dim, p_value, v);
+        ties := funnel_points_at(p_app, p_funnel, p_step, p_dim, p_value, v);
+        below := below - ties;
+    end loop;
+    while v is not null and p_rank >= below + ties loop
+        below := below + ties;
+        v := funnel_value_after(p_app, p_funnel, p_step, p_dim, p_value, v);
+        ties := funnel_points_at(p_app, p_funnel, p_step, p_dim, p_value, v);
+    end loop;
+    if v is null then
+        raise exception 'int_funnel_medians disagrees with int_funnel_points for (%, %, %, %, %)',
+            p_app, p_funnel, p_step, p_dim, p_value
+            using hint = 'run funnel compute --full to rebuild them';
+    end if;
+    anchor_seconds := v;
+    anchor_below := below;
+    anchor_ties := ties;
+    next_seconds := case when p_rank + 1 < below + ties then v
+                         else funnel_value_after(p_app, p_funnel, p_step, p_dim, p_value, v) end;
+end
+$function$
+;
+
+CREATE OR REPLACE FUNCTION funnel.funnel_points_at(p_app text, p_funnel text, p_step integer, p_dim text, p_value text, p_seconds double precision)
+ RETURNS bigint
+ LANGUAGE sql
+ STABLE
+AS $function$
+select count(*)
+from int_funnel_points y
+where y.app_id = p_app and y.funnel = p_funnel and y.step_index = p_step and y.seconds = p_seconds
+  and funnel_in_group(p_dim, p_value, y.network, y.campaign, y.country, y.platform)
+$function$
+;
+
+CREATE OR REPLACE FUNCTION funnel.funnel_steps(app text, from_date date, to_date date)
+ RETURNS TABLE(app_id text, funnel text, network text, campaign text, country text, platform text, step_index integer, step text, users bigint, conversion_from_previous double precision, conversion_from_first double precision, median_seconds_to_convert double precision)
+ LANGUAGE sql
+ STABLE
+AS $function$
+with users as not materialized (
+    -- one narrow row per user, each step's seconds from the previous step, null when not reached
+    -- (a step is only reached after the previous one, so a count of seconds counts the step).
+    -- Not materialized: each reader scans the facts itself, cheaper than copying them once.
+    select app_id, user_id, network, campaign, country, platform,
+           date_part('epoch', funnel_open_at - installed_at) as s1,
+           date_part('epoch', funnel_onboarded_at - funnel_open_at) as s2,
+           date_part('epoch', funnel_regular_at - funnel_onboarded_at) as s3,
+           date_part('epoch', funnel_purchase_at - funnel_regular_at) as s4
+    from int_user_facts
+    where ($1::text is null or app_id = $1::text)
+      and ($2::date is null or cohort_date >= $2::date)
+      and ($3::date is null or cohort_date <= $3::date)
+), default_steps as (
+    select app_id, coalesce(network, 'all') as network, coalesce(campaign, 'all') as campaign,
+           coalesce(country, 'all') as country, coalesce(platform, 'all') as platform,
+           count(*) as s0, count(s1) as s1, count(s2) as s2, count(s3) as s3, count(s4) as s4,
+           percentile_cont(0.5) within group (order by s1) as m1,
+           percentile_cont(0.5) within group (order by s2) as m2,
+           percentile_cont(0.5) within group (order by s3) as m3,
+           percentile_cont(0.5) within group (order by s4) as m4
+    from users
+    group by grouping sets ((app_id), (app_id, network), (app_id, campaign), (app_id, country), (app_id, platform))
+), default_rows as (
+    select d.app_id, 'default'::text as funnel, d.network, d.campaign, d.country, d.platform,
+           v.step_index, v.users, v.previous_users, d.s0 as first_users, v.median_seconds
+    from default_steps d
+    cross join lateral (values
+        (0, d.s0, null::bigint, null::double precision),
+        (1, d.s1, d.s0, d.m1),
+        (2, d.s2, d.s1, d.m2),
+        (3, d.s3, d.s2, d.m3),
+        (4, d.s4, d.s3, d.m4)) as v (step_index, users, previous_users, median_seconds)
+), custom_seconds as (
+    select s.app_id, s.user_id, s.funnel, s.step_index,
+           date_part('epoch', s.reached_at - lag(s.reached_at) over (
+               partition by s.app_id, s.user_id, s.funnel order by s.step_index)) as seconds
+    from int_user_funnel_steps s
+), custom_steps as (
+    select c.app_id, c.funnel, c.step_index, coalesce(f.network, 'all') as network,
+           coalesce(f.campaign, 'all') as campaign, coalesce(f.country, 'all') as country,
+           coalesce(f.platform, 'all') as platform, count(*) as users,
+           percentile_cont(0.5) within group (order by c.seconds) as median_seconds
+    from custom_seconds c
+    join users f on f.app_id = c.app_id and f.user_id = c.user_id
+    group by grouping sets ((c.app_id, c.funnel, c.step_index),
+                            (c.app_id, c.funnel, c.step_index, f.network),
+                            (c.app_id, c.funnel, c.step_index, f.campaign),
+                            (c.app_id, c.funnel, c.step_index, f.country),
+                            (c.app_id, c.funnel, c.step_index, f.platform))
+), custom_groups as (
+    select app_id, funnel, network, campaign, country, platform, users as first_users
+    from custom_steps where step_index = 0
+), custom_rows as (
+    select g.app_id, g.funnel, g.network, g.campaign, g.country, g.platform, cf.step_index,
+           coalesce(cs.users, 0) as users,
+           lag(coalesce(cs.users, 0)) over (
+               partition by g.app_id, g.funnel, g.network, g.campaign, g.country, g.platform
+               order by cf.step_index) as previous_users,
+           g.first_users,
+           case when cf.step_index > 0 then cs.median_seconds end as median_seconds
+    from custom_groups g
+    join compute_funnels cf on cf.app_id = '' and cf.funnel = g.funnel
+    left join custom_steps cs
+      on cs.app_id = g.app_id and cs.funnel = g.funnel and cs.step_index = cf.step_index
+     and cs.network = g.network and cs.campaign = g.campaign and cs.country = g.country
+     and cs.platform = g.platform
+), all_rows as (
+    select * from default_rows
+    union all
+    select * from custom_rows
+)
+select r.app_id, r.funnel, r.network, r.campaign, r.country, r.platform, r.step_index, cf.step, r.users,
+       case when r.previous_users > 0 then r.users::double precision / r.previous_users end,
+       case when r.first_users > 0 then r.users::double precision / r.first_users end,
+       r.median_seconds
+from all_rows r
+join compute_funnels cf on cf.app_id = '' and cf.funnel = r.funnel and cf.step_index = r.step_index
+$function$
+;
+
+CREATE OR REPLACE FUNCTION funnel.funnel_value_after(p_app text, p_funnel text, p_step integer, p_dim text, p_value text, p_seconds double precision)
+ RETURNS double precision
+ LANGUAGE sql
+ STABLE
+AS $function$
+select y.seconds
+from int_funnel_points y
+where y.app_id = p_app and y.funnel = p_funnel and y.step_index = p_step
+  and y.seconds > coalesce(p_seconds, '-infinity')
+  and funnel_in_group(p_dim, p_value, y.network, y.campaign, y.country, y.platform)
+order by y.seconds
+limit 1
+$function$
+;
+
+CREATE OR REPLACE FUNCTION funnel.funnel_value_before(p_app text, p_funnel text, p_step integer, p_dim text, p_value text, p_seconds double precision)
+ RETURNS double precision
+ LANGUAGE sql
+ STABLE
+AS $function$
+select y.seconds
+from int_funnel_points y
+where y.app_id = p_app and y.funnel = p_funnel and y.step_index = p_step and y.seconds < p_seconds
+  and funnel_in_group(p_dim, p_value, y.network, y.campaign, y.country, y.platform)
+order by y.seconds desc
+limit 1
+$function$
+;
+
+CREATE OR REPLACE FUNCTION funnel.merge_day_lists(known integer[], added integer[])
+ RETURNS integer[]
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+RETURN CASE WHEN (cardinality(added) = 0) THEN known WHEN (cardinality(known) = 0) THEN added WHEN ((known)[cardinality(known)] < (added)[1]) THEN (known || added) ELSE ARRAY(SELECT DISTINCT d.d FROM unnest((merge_day_lists.known || merge_day_lists.added)) d(d) ORDER BY d.d) END
+;
+
+CREATE OR REPLACE FUNCTION funnel.merge_time_lists(known timestamp with time zone[], added timestamp with time zone[])
+ RETURNS timestamp with time zone[]
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+RETURN CASE WHEN (cardinality(added) = 0) THEN known WHEN (cardinality(known) = 0) THEN added WHEN ((known)[cardinality(known)] <= (added)[1]) THEN (known || added) ELSE ARRAY(SELECT t.t FROM unnest((merge_time_lists.known || merge_time_lists.added)) t(t) ORDER BY t.t) END
+;
+
+CREATE OR REPLACE FUNCTION funnel.try_numeric(value text)
+ RETURNS numeric
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+    select case when value ~ '^\s*[-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]{1,3})?\s*$'
+                then value::numeric end
+$function$
+;

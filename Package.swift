@@ -53,7 +53,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
 
-        .target(name: "TestSupport", dependencies: ["PostgresClient", "FunnelCompute"],
+        .target(name: "TestSupport", dependencies: ["PostgresClient", "FunnelCompute", .product(name: "Logging", package: "swift-log")],
                 path: "Tests/TestSupport"),
         .testTarget(name: "PostgresClientTests", dependencies: ["PostgresClient", "TestSupport"]),
         .testTarget(name: "FunnelCoreTests", dependencies: ["FunnelCore"]),

@@ -13,6 +13,18 @@ create table compute_app_inputs (
 
 alter table compute_app_inputs add constraint compute_app_inputs_pkey PRIMARY KEY (app_id);
 
+create table compute_configuration (
+    singleton boolean not null default true,
+    source text,
+    settings jsonb not null,
+    fingerprint text not null,
+    run_id bigint,
+    recorded_at timestamp with time zone not null default now()
+);
+
+alter table compute_configuration add constraint compute_configuration_pkey PRIMARY KEY (singleton);
+alter table compute_configuration add constraint compute_configuration_singleton_check CHECK (singleton);
+
 create table compute_files (
     file_id bigint not null,
     folded_at timestamp with time zone not null default now()

@@ -1,6 +1,8 @@
 import FunnelCalendar
 
 extension CivilTime {
-    /// 2000-01-01T00:00:00Z in microseconds since the epoch: the earliest instant funnel accepts.
-    static let earliestMicros: Int64 = 946_684_800 * 1_000_000
+    /// 1970-01-01T00:00:00Z, the Unix epoch: the earliest instant funnel accepts. Historical
+    /// exports (older apps, public data sets) go back decades; before the epoch, a timestamp is
+    /// far more likely a broken default than data.
+    static let earliestMicros: Int64 = 0
 }

@@ -3,7 +3,7 @@ import FunnelCalendar
 /// PostgreSQL's `YYYY-MM-DD HH:MM:SS[.ffffff]+00` form. Hand-written over bytes: it runs for
 /// every row.
 struct TimestampParser {
-    /// Accepted instants: [2000-01-01, latestMicros].
+    /// Accepted instants: [1970-01-01, latestMicros].
     let latestMicros: Int64
     var zone: ZoneConverter?
 
@@ -32,14 +32,16 @@ struct TimestampParser {
             case .failure(let failure): return .failure(failure)
             }
         }
-        if micros < CivilTime.earliestMicros {
+        // Epoch seconds read as milliseconds land in the first weeks of 1970: a number that is in
+        // range as seconds is taken for seconds and refused with its own reason.
+        if Self.epochMillis(p) != nil {
             let asSeconds = micros.multipliedReportingOverflow(by: 1000)
             if !asSeconds.overflow, asSeconds.partialValue >= CivilTime.earliestMicros,
-               asSeconds.partialValue <= latestMicros, Self.epochMillis(p) != nil {
+               asSeconds.partialValue <= latestMicros {
                 return .failure(.epochSeconds)
             }
-            return .failure(.tooEarly)
         }
+        if micros < CivilTime.earliestMicros { return .failure(.tooEarly) }
         if micros > latestMicros { return .failure(.tooLate) }
         return .success(micros)
     }

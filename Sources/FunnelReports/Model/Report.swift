@@ -74,8 +74,11 @@ public struct ReportScopeInfo: Sendable, Codable, Equatable {
     public var notes: [String]
     /// Commands to run next (the zero state, or data loaded but not computed).
     public var nextSteps: [String]
+    /// The configuration the data was computed under (nil before the first compute).
+    public var configuration: ReportConfiguration?
 
     private enum CodingKeys: String, CodingKey {
+        case configuration
         case app, apps, from, to, breakdowns
         case dayRule = "day_rule"
         case dayRuleLabel = "day_rule_label"

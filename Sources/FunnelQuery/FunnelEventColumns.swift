@@ -88,6 +88,7 @@ struct FunnelEventColumns {
         var deferred: [(app: String, user: String)] = []
         var events: [FunnelEventRow] = []
         var eventIntervals: [Int64?] = []
+        var lastApp: (bytes: [UInt8], name: String?) = ([], nil)
         for user in 0..<userCount {
             let range = starts[user]..<starts[user + 1]
             if sortingByTime {
@@ -105,10 +106,14 @@ struct FunnelEventColumns {
                     index += 1
                 }
             }
-            let name = users.string(user)
-            let separator = name.utf8.firstIndex(of: 0)!
-            let app = String(name[..<separator])
-            let userID = String(name[name.utf8.index(after: separator)...])
+            let (app, userID) = users.withKey(user) { key -> (String, String) in
+                let separator = key.firstIndex(of: 0) ?? key.count
+                let appBytes = UnsafeRawBufferPointer(rebasing: key[..<separator])
+                if !lastApp.bytes.elementsEqual(appBytes) || lastApp.name == nil {
+                    lastApp = (Array(appBytes), String(decoding: appBytes, as: UTF8.self))
+                }
+                return (lastApp.name!, String(decoding: UnsafeRawBufferPointer(rebasing: key[min(separator + 1, key.count)...]), as: UTF8.self))
+            }
             if tied {
                 deferred.append((app, userID))
                 continue
@@ -215,6 +220,13 @@ struct ByteKeyTable {
     /// Key `index` as UTF-8 text.
     func string(_ index: Int) -> String {
         String(decoding: bytes[starts[index]..<starts[index + 1]], as: UTF8.self)
+    }
+
+    /// Calls `body` with key `index`'s bytes.
+    func withKey<Result>(_ index: Int, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        try bytes.withUnsafeBytes { stored in
+            try body(UnsafeRawBufferPointer(rebasing: stored[starts[index]..<starts[index + 1]]))
+        }
     }
 
     /// FNV-1a over the bytes, eight at a time, then mixed.

@@ -104,10 +104,12 @@ public struct FunnelQueryRunner {
             // The scope users are often a small part of all users: read through the (app, user)
             // indexes, their events come at a tenth of the cost of scanning every event, but at
             // the default random_page_cost (4, for uncached disks) the planner scans anyway. The
-            // events are mostly cached, so index reads are costed at 1.1 for this statement only;
-            // a large scope is still scanned.
+            // events are mostly cached, so index reads are costed at 1.1 at most for this
+            // statement only; a large scope is still scanned.
             let previous = try connection.query("select current_setting('random_page_cost')").scalar(String.self)
-            try connection.query("select set_config('random_page_cost', '1.1', true)")
+            try connection.query("""
+                select set_config('random_page_cost', least(current_setting('random_page_cost')::float8, 1.1)::text, true)
+                """)
             defer { _ = try? connection.query("select set_config('random_page_cost', $1, true)", [previous]) }
             _ = try stream(statement) { app, user, events in
                 for result in Self.evaluate(events, spec: spec, scope: scope, evaluator: evaluator) {

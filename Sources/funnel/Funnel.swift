@@ -20,6 +20,7 @@ struct Funnel: ParsableCommand {
             ComputeCommand.self,
             ReportCommand.self,
             QueryCommand.self,
+            BacktestCommand.self,
             DemoCommand.self,
             RunCommand.self,
             BenchCommand.self,

@@ -20,14 +20,16 @@ extension ComputeEngine {
         let projectionHorizon = horizons.last ?? 365
         for app in triangles.byApp.keys.sorted() {
             let networks = triangles.byApp[app]!
-            let outcome = LTVBacktest.run(networks: networks, horizons: horizons)
-            try storeBacktest(connection, app: app, outcome: outcome)
+            // The app's per-user fit on the whole history warm-starts the back-test's and the
+            // networks' fits.
             let pooled = networks["all"].map(PurchaseModelProjection.histories)
-            var allStart: BGNBD?
+            let allFit = pooled.flatMap { PurchaseModelProjection.fitHistories($0) }
+            let outcome = LTVBacktest.run(networks: networks, horizons: horizons, start: allFit?.model)
+            try storeBacktest(connection, app: app, outcome: outcome)
             for network in networks.keys.sorted(by: { ($0 == "all" ? 0 : 1, $0) < ($1 == "all" ? 0 : 1, $1) }) {
                 let triangle = networks[network]!
-                let projection = NetworkProjection(triangle: triangle, outcome: outcome, pooled: pooled, start: allStart)
-                if network == "all", case .purchaseModel(let fit)? = projection.projection { allStart = fit.fit.model }
+                let projection = NetworkProjection(triangle: triangle, outcome: outcome, pooled: allFit,
+                                                   ownFit: network != "all")
                 try store(connection, app: app, network: network, projection, outcome: outcome, horizons: horizons,
                           projectionHorizon: projectionHorizon)
             }
@@ -93,7 +95,7 @@ struct NetworkProjection {
     let usesBacktestInterval: Bool
     let note: String
 
-    init(triangle: CohortTriangle, outcome: LTVBacktest.Outcome, pooled: [WeightedPurchaseHistory]?, start: BGNBD?) {
+    init(triangle: CohortTriangle, outcome: LTVBacktest.Outcome, pooled: BGNBD.Fit?, ownFit: Bool) {
         let curve = triangle.matureCurve()
         let installs = triangle.installsByDay()
         powerLaw = PowerLawFit.fit(days: Array(curve.indices), values: curve, weights: installs)
@@ -103,7 +105,7 @@ struct NetworkProjection {
         if outcome.chosen != nil {
             var found: LTVProjection?
             for method in outcome.ranking {
-                if let fitted = LTVProjection.fit(method, triangle, pooled: pooled, start: start) {
+                if let fitted = LTVProjection.fit(method, triangle, pooled: pooled, ownFit: ownFit) {
                     found = fitted
                     break
                 }

@@ -64,6 +64,7 @@ public struct LTVBacktestReport: Sendable {
                 .scalar(String.self)
             let held = networks.mapValues { $0.holdingOut(days: holdout) }
             let pooled = held["all"].map(PurchaseModelProjection.histories)
+                .flatMap { PurchaseModelProjection.fitHistories($0) }
             for network in networks.keys.sorted(by: { ($0 == "all" ? 0 : 1, $0) < ($1 == "all" ? 0 : 1, $1) }) {
                 let full = networks[network]!
                 let curve = full.matureCurve()
@@ -71,7 +72,8 @@ public struct LTVBacktestReport: Sendable {
                 let observed = horizon < curve.count && installs[horizon] > 0 ? curve[horizon] : nil
                 guard let history = held[network], history.lastDay >= 0 else { continue }
                 for method in LTVMethod.allCases {
-                    let projected = LTVProjection.fit(method, history, pooled: pooled)?.predict(day: horizon)
+                    let projected = LTVProjection.fit(method, history, pooled: pooled, ownFit: network != "all")?
+                        .predict(day: horizon)
                     let error = projected.flatMap { value in observed.flatMap { $0 > 0 ? value / $0 - 1 : nil } }
                     rows.append(Row(app: app, network: network, method: method.rawValue, cutoff: cutoffDate,
                                     historyDays: history.lastDay, horizon: horizon, projected: projected,

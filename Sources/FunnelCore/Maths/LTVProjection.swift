@@ -42,11 +42,12 @@ public enum LTVProjection: Sendable {
         }
     }
 
-    /// Fits `method` on a triangle; nil when the triangle does not carry enough for it. `pooled`
-    /// (the app's histories) replaces the triangle's own for the per-user model when the network
-    /// has fewer than `LTVBacktest.minimumNetworkBuyers` buyers; `start` warm-starts its fit.
-    public static func fit(_ method: LTVMethod, _ triangle: CohortTriangle,
-                           pooled: [WeightedPurchaseHistory]? = nil, start: BGNBD? = nil) -> LTVProjection? {
+    /// Fits `method` on a triangle; nil when the triangle does not carry enough for it. For the
+    /// per-user model, `pooled` (the app's fit) projects the network when it has fewer than
+    /// `LTVBacktest.minimumNetworkBuyers` buyers or `ownFit` is false (the app's own triangle), and
+    /// warm-starts the network's own fit otherwise.
+    public static func fit(_ method: LTVMethod, _ triangle: CohortTriangle, pooled: BGNBD.Fit? = nil,
+                           ownFit: Bool = true) -> LTVProjection? {
         switch method {
         case .powerLaw:
             let curve = triangle.matureCurve()
@@ -56,9 +57,10 @@ public enum LTVProjection: Sendable {
             return DevelopmentFactorProjection.fit(triangle).map(LTVProjection.developmentFactors)
         case .purchaseModel:
             let buyers = triangle.cohorts.reduce(0) { $0 + $1.buyerPurchaseDays.count }
-            let own = buyers >= LTVBacktest.minimumNetworkBuyers
-            return PurchaseModelProjection.fit(triangle, fitOn: own ? nil : pooled, start: start)
-                .map(LTVProjection.purchaseModel)
+            if let pooled, !ownFit || buyers < LTVBacktest.minimumNetworkBuyers {
+                return PurchaseModelProjection(fitted: pooled, triangle: triangle).map(LTVProjection.purchaseModel)
+            }
+            return PurchaseModelProjection.fit(triangle, start: pooled?.model).map(LTVProjection.purchaseModel)
         }
     }
 }
@@ -137,8 +139,9 @@ public struct LTVBacktest: Sendable {
     public static let targetSupport = 0.3
 
     /// Back-tests every method on an app's triangles (keyed by network; "all" is the app's).
+    /// `start` warm-starts the per-user fits (the fit on the whole history is close to theirs).
     public static func run(networks: [String: CohortTriangle], horizons: [Int],
-                           methods: [LTVMethod] = LTVMethod.allCases) -> Outcome {
+                           methods: [LTVMethod] = LTVMethod.allCases, start: BGNBD? = nil) -> Outcome {
         guard let all = networks["all"] else { return outcome(points: [], methods: methods) }
         let lastDay = all.lastDay
         let target = all.lastDay(backedBy: targetSupport)
@@ -150,18 +153,23 @@ public struct LTVBacktest: Sendable {
                 let fromDay = Int((Double(targetDay) * Double(lastDay) / Double(horizon)).rounded())
                 guard fromDay >= minimumFromDay, targetDay > fromDay else { continue }
                 points += backtest(networks: networks, holdout: lastDay - fromDay, fromDay: fromDay,
-                                   targetDay: targetDay, horizon: horizon, methods: methods)
+                                   targetDay: targetDay, horizon: horizon, methods: methods, start: start)
             }
         }
         return outcome(points: points, methods: methods)
     }
 
-    /// Every method's projection of `targetDay` from the history `holdout` days shorter.
+    /// Every method's projection of `targetDay` from the history `holdout` days shorter. The
+    /// per-user model is fitted once, on the app's histories, and projects every network from
+    /// them (a fit per network and origin would cost more than the rest of a daily run).
     public static func backtest(networks: [String: CohortTriangle], holdout: Int, fromDay: Int, targetDay: Int,
-                                horizon: Int, methods: [LTVMethod]) -> [Point] {
+                                horizon: Int, methods: [LTVMethod], start: BGNBD? = nil) -> [Point] {
         let held = networks.mapValues { $0.holdingOut(days: holdout) }
         let pooled = held["all"].map(PurchaseModelProjection.histories)
-        var allFit: BGNBD?
+        var pooledFit: BGNBD.Fit?
+        if methods.contains(.purchaseModel), let pooled {
+            pooledFit = PurchaseModelProjection.fitHistories(pooled, start: start)
+        }
         var points: [Point] = []
         for network in networks.keys.sorted(by: { ($0 == "all" ? 0 : 1, $0) < ($1 == "all" ? 0 : 1, $1) }) {
             let full = networks[network]!
@@ -170,8 +178,14 @@ public struct LTVBacktest: Sendable {
                   observedCurve[targetDay] > 0, let history = held[network], history.lastDay >= 0
             else { continue }
             for method in methods {
-                guard let projection = LTVProjection.fit(method, history, pooled: pooled, start: allFit) else { continue }
-                if network == "all", case .purchaseModel(let fit) = projection { allFit = fit.fit.model }
+                let projection: LTVProjection?
+                if method == .purchaseModel {
+                    projection = pooledFit.flatMap { PurchaseModelProjection(fitted: $0, triangle: history) }
+                        .map(LTVProjection.purchaseModel)
+                } else {
+                    projection = LTVProjection.fit(method, history)
+                }
+                guard let projection else { continue }
                 let value = projection.predict(day: targetDay)
                 guard value > 0, value.isFinite else { continue }
                 points.append(Point(network: network, method: method, horizon: horizon, fromDay: fromDay,

@@ -23,6 +23,33 @@ public struct PurchaseModelProjection: Sendable {
 
     /// Fewest buyers a fit needs.
     public static let minimumBuyers = 30
+    /// The minimiser of the fits: fewer evaluations and restarts than the default (the fits are
+    /// warm-started, and a daily run makes several).
+    public static let minimiser = NelderMead(maximumEvaluations: 4_000, maximumRestarts: 3)
+
+    /// The fit on (an app's) grouped histories; nil with fewer than `minimumBuyers` buyers.
+    public static func fitHistories(_ data: [WeightedPurchaseHistory], start: BGNBD? = nil) -> BGNBD.Fit? {
+        let buyers = data.filter { $0.history.x > 0 }.reduce(0) { $0 + $1.weight }
+        guard buyers >= Double(minimumBuyers) else { return nil }
+        return BGNBD.fit(data, start: start, minimiser: minimiser)
+    }
+
+    /// A fit made elsewhere (the app's, for a network with few buyers) projecting `triangle`'s
+    /// installs; nil without buyers in the fit or purchases in the triangle.
+    public init?(fitted: BGNBD.Fit, triangle: CohortTriangle) {
+        guard let perPurchase = triangle.revenuePerPurchase else { return nil }
+        self.init(fit: fitted, revenuePerPurchase: perPurchase, histories: Self.histories(triangle),
+                  observedRevenue: triangle.cohorts.map(\.revenueByDay), installs: triangle.installs)
+    }
+
+    init(fit: BGNBD.Fit, revenuePerPurchase: Double, histories: [WeightedPurchaseHistory], observedRevenue: [[Double]],
+         installs: Double) {
+        self.fit = fit
+        self.revenuePerPurchase = revenuePerPurchase
+        self.histories = histories
+        self.observedRevenue = observedRevenue
+        self.installs = installs
+    }
 
     /// The per-install histories of a triangle, grouped by (x, tx, T).
     public static func histories(_ triangle: CohortTriangle) -> [WeightedPurchaseHistory] {
@@ -45,16 +72,14 @@ public struct PurchaseModelProjection: Sendable {
         return grouped
     }
 
-    /// Fits the model on a triangle that carries its buyers' purchase days; `fitOn` replaces the
-    /// histories fitted (a pooled fit for a network with few buyers), `start` warm-starts the
+    /// Fits the model on a triangle that carries its buyers' purchase days; `start` warm-starts the
     /// minimiser. Nil with fewer than `minimumBuyers` buyers, no purchases or a failed fit.
-    public static func fit(_ triangle: CohortTriangle, fitOn pooled: [WeightedPurchaseHistory]? = nil,
-                           start: BGNBD? = nil) -> PurchaseModelProjection? {
+    public static func fit(_ triangle: CohortTriangle, start: BGNBD? = nil) -> PurchaseModelProjection? {
         let own = histories(triangle)
-        let data = pooled ?? own
+        let data = own
         let buyers = data.filter { $0.history.x > 0 }.reduce(0) { $0 + $1.weight }
         guard buyers >= Double(minimumBuyers), let perPurchase = triangle.revenuePerPurchase,
-              let fit = BGNBD.fit(data, start: start, minimiser: NelderMead(maximumEvaluations: 4_000, maximumRestarts: 3))
+              let fit = BGNBD.fit(data, start: start, minimiser: minimiser)
         else { return nil }
         return PurchaseModelProjection(fit: fit, revenuePerPurchase: perPurchase, histories: own,
                                        observedRevenue: triangle.cohorts.map(\.revenueByDay),

@@ -4,7 +4,8 @@
 -- back the day for a chart to draw it). fct_ltv_models gains the method projecting each network,
 -- the app's back-test error of that method and the coverage of its intervals; a, b stay the
 -- power law's (fitted whichever method was chosen). fct_ltv_backtest keeps every method's
--- back-test projections beside what was observed; fct_ltv_projection the chosen projection for
+-- back-test projections beside what was observed, with the last data date they were made on (the
+-- per-user model's are made again only weekly, see ComputeEngine+Projection); fct_ltv_projection the chosen projection for
 -- each day past the observed ones up to the projection horizon (payback reads it).
 -- Grain: fct_ltv_backtest one row per (app_id, network, method, horizon, target_day);
 -- fct_ltv_projection one row per (app_id, network, day). Reads: nothing.
@@ -31,6 +32,7 @@ create table fct_ltv_backtest (
     observed   numeric          not null,
     error      double precision not null,
     chosen     boolean          not null,
+    data_through date           not null,
     primary key (app_id, network, method, horizon, target_day)
 );
 

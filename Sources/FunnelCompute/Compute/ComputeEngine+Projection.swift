@@ -8,24 +8,46 @@ extension ComputeEngine {
     /// projection with its interval at the configured horizons past the observed days to `fct_ltv`
     /// (projected rows), and the projection for every day up to the projection horizon to
     /// `fct_ltv_projection`. Without enough history to back-test, the power law projects as before
-    /// with its own interval. Projections are stored as numeric rounded to 6 decimals (a millionth
+    /// with its own interval. The per-user model is back-tested afresh weekly and on a full compute
+    /// (`purchaseModelRefreshDays`). Projections are stored as numeric rounded to 6 decimals (a millionth
     /// of a USD, as amounts are stored).
-    func projectLTV(_ connection: PostgresConnection) throws {
+    func projectLTV(_ connection: PostgresConnection, full: Bool) throws {
+        let kept = try keptPurchaseModelPoints(connection)
         try connection.execute("""
             delete from fct_ltv_models; delete from fct_ltv where projected; delete from fct_ltv_backtest;
             delete from fct_ltv_projection
             """)
-        let triangles = try LTVTriangles.load(connection)
+        let apps = try connection.query("select app_id from compute_state order by app_id").map { try $0.decode(String.self, at: 0) }
+        let refresh = Set(apps.filter { app in full || (kept[app].map { $0.age >= Self.purchaseModelRefreshDays } ?? true) })
+        var triangles = try LTVTriangles.load(connection, withBuyers: !refresh.isEmpty)
+        var withBuyers = !refresh.isEmpty
         let horizons = configuration.ltvHorizons.sorted()
         let projectionHorizon = horizons.last ?? 365
         for app in triangles.byApp.keys.sorted() {
-            let networks = triangles.byApp[app]!
-            // The app's per-user fit on the whole history warm-starts the back-test's and the
-            // networks' fits.
-            let pooled = networks["all"].map(PurchaseModelProjection.histories)
-            let allFit = pooled.flatMap { PurchaseModelProjection.fitHistories($0) }
-            let outcome = LTVBacktest.run(networks: networks, horizons: horizons, start: allFit?.model)
-            try storeBacktest(connection, app: app, outcome: outcome)
+            var networks = triangles.byApp[app]!
+            var allFit: BGNBD.Fit?
+            let outcome: LTVBacktest.Outcome
+            if refresh.contains(app) {
+                // The app's per-user fit on the whole history warm-starts the back-test's refits
+                // and the networks' fits.
+                allFit = networks["all"].map(PurchaseModelProjection.histories).flatMap { PurchaseModelProjection.fitHistories($0) }
+                outcome = LTVBacktest.run(networks: networks, horizons: horizons, start: allFit?.model)
+                try storeBacktest(connection, app: app, points: outcome.points, chosen: outcome.chosen, age: 0)
+            } else {
+                let fresh = LTVBacktest.run(networks: networks, horizons: horizons, methods: [.powerLaw, .developmentFactors])
+                let carried = kept[app]!
+                outcome = LTVBacktest.outcome(points: fresh.points + carried.points)
+                try storeBacktest(connection, app: app, points: fresh.points, chosen: outcome.chosen, age: 0)
+                try storeBacktest(connection, app: app, points: carried.points, chosen: outcome.chosen, age: carried.age)
+                if outcome.ranking.first == .purchaseModel {
+                    if !withBuyers {
+                        triangles = try LTVTriangles.load(connection, withBuyers: true)
+                        withBuyers = true
+                    }
+                    networks = triangles.byApp[app]!
+                    allFit = networks["all"].map(PurchaseModelProjection.histories).flatMap { PurchaseModelProjection.fitHistories($0) }
+                }
+            }
             for network in networks.keys.sorted(by: { ($0 == "all" ? 0 : 1, $0) < ($1 == "all" ? 0 : 1, $1) }) {
                 let triangle = networks[network]!
                 let projection = NetworkProjection(triangle: triangle, outcome: outcome, pooled: allFit,
@@ -36,18 +58,51 @@ extension ComputeEngine {
         }
     }
 
-    private func storeBacktest(_ connection: PostgresConnection, app: String, outcome: LTVBacktest.Outcome) throws {
-        guard !outcome.points.isEmpty else { return }
-        let points = outcome.points
+    /// Days between fresh back-tests of the per-user model. Its refits cost a daily run more than
+    /// all the rest of the projection (3.8 s of a 300k-user run when made every day), so between
+    /// them the choice reuses its back-test points from the run that made them (`data_through`
+    /// in `fct_ltv_backtest`), while the power law and the development factors are back-tested on
+    /// every run; a full compute always makes them again.
+    static let purchaseModelRefreshDays = 7
+
+    /// The per-user model's back-test points of the previous run, per app, with how many days
+    /// older than the app's data they are.
+    private func keptPurchaseModelPoints(_ connection: PostgresConnection) throws
+        -> [String: (age: Int, points: [LTVBacktest.Point])] {
+        var kept: [String: (age: Int, points: [LTVBacktest.Point])] = [:]
+        for row in try connection.query("""
+            select b.app_id, b.network, b.horizon, b.from_day, b.target_day, b.projected::float8, b.observed::float8,
+                   cs.data_through_date - b.data_through
+            from fct_ltv_backtest b join compute_state cs on cs.app_id = b.app_id
+            where b.method = $1
+            order by b.app_id, b.network, b.horizon, b.target_day
+            """, [LTVMethod.purchaseModel.rawValue]) {
+            let app = try row.decode(String.self, at: 0)
+            let point = LTVBacktest.Point(network: try row.decode(String.self, at: 1), method: .purchaseModel,
+                                          horizon: try row.decode(Int.self, at: 2), fromDay: try row.decode(Int.self, at: 3),
+                                          targetDay: try row.decode(Int.self, at: 4),
+                                          projected: try row.decode(Double.self, at: 5),
+                                          observed: try row.decode(Double.self, at: 6))
+            let age = try row.decode(Int.self, at: 7)
+            kept[app, default: (age, [])].points.append(point)
+            kept[app]!.age = max(kept[app]!.age, age)
+        }
+        return kept
+    }
+
+    private func storeBacktest(_ connection: PostgresConnection, app: String, points: [LTVBacktest.Point],
+                               chosen: LTVMethod?, age: Int) throws {
+        guard !points.isEmpty else { return }
         try connection.query("""
             insert into fct_ltv_backtest (app_id, network, method, horizon, from_day, target_day, projected, observed,
-                                          error, chosen)
+                                          error, chosen, data_through)
             select $1, network, method, horizon, from_day, target_day, round(projected::numeric, 6),
-                   round(observed::numeric, 6), projected / observed - 1, method = $9
+                   round(observed::numeric, 6), projected / observed - 1, method = $9,
+                   (select data_through_date from compute_state where app_id = $1) - $10::integer
             from unnest($2::text[], $3::text[], $4::int[], $5::int[], $6::int[], $7::float8[], $8::float8[])
                  as p (network, method, horizon, from_day, target_day, projected, observed)
             """, [app, points.map(\.network), points.map(\.method.rawValue), points.map(\.horizon), points.map(\.fromDay),
-                  points.map(\.targetDay), points.map(\.projected), points.map(\.observed), outcome.chosen?.rawValue ?? ""])
+                  points.map(\.targetDay), points.map(\.projected), points.map(\.observed), chosen?.rawValue ?? "", age])
     }
 
     private func store(_ connection: PostgresConnection, app: String, network: String, _ chosen: NetworkProjection,

@@ -262,7 +262,7 @@ public struct ComputeEngine: Sendable {
         for step in ["fct_funnel_top", "fct_kfactor", "fct_funnel"] {
             try timed(step) { try connection.execute(SQLCatalog.text("compute/\(step).sql")) }
         }
-        try timed("fct_ltv_models") { try projectLTV(connection) }
+        try timed("fct_ltv_models") { try projectLTV(connection, full: full) }
         try timed("fct_networks") { try connection.execute(SQLCatalog.text("compute/fct_networks.sql")) }
     }
 

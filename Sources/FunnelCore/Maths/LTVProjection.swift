@@ -94,6 +94,17 @@ public struct LTVBacktest: Sendable {
         public let projected: Double
         public let observed: Double
 
+        public init(network: String, method: LTVMethod, horizon: Int, fromDay: Int, targetDay: Int, projected: Double,
+                    observed: Double) {
+            self.network = network
+            self.method = method
+            self.horizon = horizon
+            self.fromDay = fromDay
+            self.targetDay = targetDay
+            self.projected = projected
+            self.observed = observed
+        }
+
         /// ln(projected / observed).
         public var logError: Double { log(projected / observed) }
         /// projected / observed − 1.
@@ -168,7 +179,7 @@ public struct LTVBacktest: Sendable {
         let pooled = held["all"].map(PurchaseModelProjection.histories)
         var pooledFit: BGNBD.Fit?
         if methods.contains(.purchaseModel), let pooled {
-            pooledFit = PurchaseModelProjection.fitHistories(pooled, start: start)
+            pooledFit = PurchaseModelProjection.fitHistories(pooled, start: start, refit: start != nil)
         }
         var points: [Point] = []
         for network in networks.keys.sorted(by: { ($0 == "all" ? 0 : 1, $0) < ($1 == "all" ? 0 : 1, $1) }) {
@@ -195,7 +206,8 @@ public struct LTVBacktest: Sendable {
         return points
     }
 
-    static func outcome(points: [Point], methods: [LTVMethod]) -> Outcome {
+    /// The choice, intervals and coverage from back-test points (made now or kept from a run before).
+    public static func outcome(points: [Point], methods: [LTVMethod] = LTVMethod.allCases) -> Outcome {
         let counts = Dictionary(grouping: points, by: \.method).mapValues(\.count)
         let most = counts.values.max() ?? 0
         var scores: [LTVMethod: Double] = [:]

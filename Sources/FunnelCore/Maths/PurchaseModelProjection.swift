@@ -27,10 +27,18 @@ public struct PurchaseModelProjection: Sendable {
     /// warm-started, and a daily run makes several).
     public static let minimiser = NelderMead(maximumEvaluations: 4_000, maximumRestarts: 3)
 
-    /// The fit on (an app's) grouped histories; nil with fewer than `minimumBuyers` buyers.
-    public static func fitHistories(_ data: [WeightedPurchaseHistory], start: BGNBD? = nil) -> BGNBD.Fit? {
+    /// The refits of the back-test: from the whole history's fit only, with a small budget.
+    public static let refitMinimiser = NelderMead(maximumEvaluations: 600, maximumRestarts: 1)
+
+    /// The fit on (an app's) grouped histories; nil with fewer than `minimumBuyers` buyers. With
+    /// `refit`, a cheap refit from `start` (the back-test's held-out histories).
+    public static func fitHistories(_ data: [WeightedPurchaseHistory], start: BGNBD? = nil,
+                                    refit: Bool = false) -> BGNBD.Fit? {
         let buyers = data.filter { $0.history.x > 0 }.reduce(0) { $0 + $1.weight }
         guard buyers >= Double(minimumBuyers) else { return nil }
+        if refit, let start {
+            return BGNBD.fit(data, start: start, minimiser: refitMinimiser, onlyFromStart: true)
+        }
         return BGNBD.fit(data, start: start, minimiser: minimiser)
     }
 

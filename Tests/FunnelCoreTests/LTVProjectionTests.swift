@@ -99,7 +99,9 @@ struct LTVProjectionTests {
                 print("\(shape.rawValue): \(method.rawValue) back-test errors at D\(horizon): \(errors.joined(separator: " "))")
             }
         }
-        print("\(shape.rawValue): chosen \(chosen.rawValue), scores \(outcome.scores.map { "\($0.key.rawValue) \($0.value)" })")
+        print("\(shape.rawValue): chosen \(chosen.rawValue), scores \(outcome.scores.map { "\($0.key.rawValue) \($0.value)" }), "
+              + "80% interval coverage \(outcome.coverage.map { String(format: "%.0f%%", 100 * $0) } ?? "n/a") "
+              + "of \(outcome.coveragePoints)")
         let projection = try #require(LTVProjection.fit(chosen, triangle))
         for horizon in [180, 365] {
             let truth = shape.ltv(horizon)

@@ -44,6 +44,8 @@ public struct LTVBacktestReport: Sendable {
             throw Problem(message: "nothing is computed yet: run 'funnel ingest' and 'funnel compute' first")
         }
         let triangles = try LTVTriangles.load(connection)
+        // What was observed later: the curve as fct_ltv has it, the most recent day included.
+        let observedTriangles = try LTVTriangles.load(connection, withBuyers: false, completeDaysOnly: false)
         var chosen: [String: String] = [:]
         for row in try connection.query("select distinct app_id, method from fct_ltv_backtest where chosen") {
             chosen[try row.decode(String.self, at: 0)] = try row.decode(String.self, at: 1)
@@ -52,7 +54,7 @@ public struct LTVBacktestReport: Sendable {
         for state in states {
             let app = try state.decode(String.self, at: 0)
             let through = try state.decode(String.self, at: 1)
-            guard let networks = triangles.byApp[app], let all = networks["all"] else { continue }
+            guard let networks = triangles.byApp[app], let all = observedTriangles.byApp[app]?["all"] else { continue }
             let lastDay = all.lastDay
             let holdout = try state.decode(Int?.self, at: 2) ?? (lastDay - lastDay / 2)
             guard holdout > 0, holdout <= lastDay else {
@@ -62,11 +64,12 @@ public struct LTVBacktestReport: Sendable {
             }
             let cutoffDate = try connection.query("select ($1::date - $2::integer)::text", [through, holdout])
                 .scalar(String.self)
-            let held = networks.mapValues { $0.holdingOut(days: holdout) }
+            // The projections' triangles end a day earlier than the observed ones.
+            let held = networks.mapValues { $0.holdingOut(days: holdout - 1) }
             let pooled = held["all"].map(PurchaseModelProjection.histories)
                 .flatMap { PurchaseModelProjection.fitHistories($0) }
             for network in networks.keys.sorted(by: { ($0 == "all" ? 0 : 1, $0) < ($1 == "all" ? 0 : 1, $1) }) {
-                let full = networks[network]!
+                guard let full = observedTriangles.byApp[app]?[network] else { continue }
                 let curve = full.matureCurve()
                 let installs = full.installsByDay()
                 let observed = horizon < curve.count && installs[horizon] > 0 ? curve[horizon] : nil

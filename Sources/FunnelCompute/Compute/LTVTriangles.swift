@@ -9,8 +9,10 @@ public struct LTVTriangles: Sendable {
     public let byApp: [String: [String: CohortTriangle]]
 
     /// Reads the triangles; `withBuyers` false leaves the buyers' purchase days out (the per-user
-    /// model then cannot fit).
-    public static func load(_ connection: PostgresConnection, withBuyers: Bool = true) throws -> LTVTriangles {
+    /// model then cannot fit). `completeDaysOnly` leaves out each cohort's most recent data day
+    /// (incomplete while late events arrive), as the projections want; the observed curve keeps it.
+    public static func load(_ connection: PostgresConnection, withBuyers: Bool = true,
+                            completeDaysOnly: Bool = true) throws -> LTVTriangles {
         struct Key: Hashable {
             let app, network, cohort: String
         }
@@ -21,7 +23,7 @@ public struct LTVTriangles: Sendable {
             var buyers: [[Int]] = []
         }
         var cohorts: [Key: Building] = [:]
-        for row in try connection.query(SQLCatalog.text("compute/ltv_triangle.sql")) {
+        for row in try connection.query(SQLCatalog.text("compute/ltv_triangle.sql"), [completeDaysOnly ? 1 : 0]) {
             let key = Key(app: try row.decode(String.self, at: 0), network: try row.decode(String.self, at: 1),
                           cohort: try row.decode(String.self, at: 2))
             let lastDay = try row.decode(Int.self, at: 4)

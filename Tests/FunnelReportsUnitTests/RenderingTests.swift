@@ -115,7 +115,7 @@ struct RenderingTests {
         let json = try JSONRenderer.render(Self.sample())
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         #expect(Set(object.keys) == ["scope", "has_data", "networks", "funnel", "funnel_top", "retention",
-                                     "retention_summary", "retention_brackets", "custom_retention", "regular_users", "ltv", "ltv_models",
+                                     "retention_summary", "retention_brackets", "custom_retention", "regular_users", "ltv", "ltv_models", "ltv_backtest",
                                      "cpi", "cpi_totals", "kfactor", "friction"])
         let scope = try #require(object["scope"] as? [String: Any])
         #expect(scope["day_rule"] as? String == "calendar")

@@ -1,5 +1,6 @@
 import Foundation
 import FunnelCompute
+import FunnelBench
 import FunnelCore
 import PostgresClient
 import Testing

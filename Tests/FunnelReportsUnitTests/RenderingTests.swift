@@ -14,7 +14,7 @@ struct RenderingTests {
         "networks.csv": "network,installs,paid_installs,spend,cpi,ltv_d7,ltv_d30,ltv_projected_d180,roas_d7,roas_d30,payback_day,k_factor,verdict,reason",
     ]
 
-    @Test("every CSV file starts with SPEC.md's columns in order", arguments: headers.keys.sorted())
+    @Test("every CSV file starts with docs/reports.md's columns in order", arguments: headers.keys.sorted())
     func csvHeader(file: String) throws {
         let files = Dictionary(uniqueKeysWithValues: CSVRenderer.render(Self.sample()).map { ($0.name, $0.contents) })
         let header = try #require(files[file]?.components(separatedBy: "\r\n").first)

@@ -23,7 +23,7 @@ let package = Package(
             "CLibPQ", "FunnelCalendar",
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .target(name: "FunnelCore"),
+        .target(name: "FunnelCore", dependencies: ["FunnelCalendar"]),
         .executableTarget(name: "EmbedSQLTool"),
         .plugin(name: "EmbedSQL", capability: .buildTool(), dependencies: ["EmbedSQLTool"]),
         .target(name: "FunnelSQL", plugins: ["EmbedSQL"]),

@@ -1,3 +1,4 @@
+import FunnelCalendar
 import Foundation
 
 /// Retention from any start event to any return event, as PostHog's retention insight defines
@@ -137,27 +138,14 @@ public struct RetentionCalendar: Sendable {
 
     static func floorDivide(_ a: Int, _ b: Int) -> Int { a >= 0 ? a / b : -((-a + b - 1) / b) }
 
-    /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil).
+    /// Days since 1970-01-01 of a proleptic Gregorian date.
     public static func days(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = floorDivide(y, 400)
-        let yoe = y - era * 400
-        let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
+        CivilTime.days(year: year, month: month, day: day)
     }
 
-    /// The date of a day number (civil_from_days).
+    /// The date of a day number.
     public static func civil(_ days: Int) -> (year: Int, month: Int, day: Int) {
-        let z = days + 719_468
-        let era = floorDivide(z, 146_097)
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+        CivilTime.civil(fromDays: days)
     }
 
     /// `YYYY-MM-DD` of a day number.

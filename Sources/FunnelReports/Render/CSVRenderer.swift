@@ -72,7 +72,7 @@ public enum CSVRenderer {
                   .text($0.verdict), .text($0.reason), .money($0.ltvD180Low), .money($0.ltvD180High),
                   .text($0.paybackBasis ?? "")]
              }),
-        ]
+        ] + spendResponseTables(report)
     }
 
     /// Every file as (name, contents).

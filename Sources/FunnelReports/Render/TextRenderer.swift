@@ -19,6 +19,7 @@ public enum TextRenderer {
         retention(report, &out)
         ltv(report, &out)
         spend(report, &out)
+        spendResponse(report, &out)
         kfactor(report, &out)
         friction(report, &out)
         if !report.scope.notes.isEmpty {

@@ -55,6 +55,12 @@ public struct SpendResponseFit: Sendable, Equatable {
         return a * pow(spend, b) * exp(effect)
     }
 
+    /// The daily spend that buys `installs` on the curve on this weekday (the average weekday when nil).
+    public func spend(forInstalls installs: Double, weekday: Int? = nil) -> Double {
+        let effect = weekday.map { weekdayEffects[$0] } ?? 0
+        return pow(installs / (a * exp(effect)), 1 / b)
+    }
+
     /// The CPI the curve expects on a day of this spend and weekday.
     public func expectedCPI(spend: Double, weekday: Int? = nil) -> Double {
         spend / expectedInstalls(spend: spend, weekday: weekday)
@@ -80,8 +86,9 @@ public enum SpendResponseOutcome: Sendable, Equatable {
 /// A day whose CPI is abnormally high against the network's own trend.
 public struct InflatedSpendDay: Sendable, Equatable {
     public let day: SpendDay
-    /// What the day's installs would have cost at the trend: the curve's CPI for its spend and
-    /// weekday (or 1 without a curve) times the rolling median of the neighbours' ratios.
+    /// What the day's installs would have cost at the trend: the spend the curve, shifted by the
+    /// neighbours' median ratio, needs for that many installs on that weekday, per install
+    /// (without a curve: the neighbours' median CPI).
     public let expectedCPI: Double
     public let robustZ: Double
     /// spend - installs * expectedCPI.
@@ -179,8 +186,9 @@ public enum SpendResponse {
 
     /// Days whose CPI, over the curve's expected CPI for their spend and weekday (the plain CPI
     /// without a curve), is abnormally high against the rolling median of their neighbours: robust
-    /// z above `inflationZ` and at least `inflationRatio` times the median. `days` must be usable
-    /// and sorted by day.
+    /// z above `inflationZ` and at least `inflationRatio` times the median. With a curve the ratio
+    /// is ln(expected installs / installs) at the day's spend. `days` must be usable and sorted by
+    /// day.
     public static func inflatedDays(_ days: [SpendDay], curve: SpendResponseFit?) -> [InflatedSpendDay] {
         let baseline = days.map { day in curve?.expectedCPI(spend: day.spend, weekday: day.weekday) ?? 1 }
         let ratios = zip(days, baseline).map { log($0.0.cpi / $0.1) }
@@ -195,7 +203,12 @@ public enum SpendResponse {
             let excess = ratios[index] - centre
             let robustZ = excess / max(spread, 1e-9)
             guard robustZ > inflationZ, excess >= log(inflationRatio) else { continue }
-            found.append(InflatedSpendDay(day: days[index], expectedCPI: baseline[index] * exp(centre), robustZ: robustZ))
+            let day = days[index]
+            // The ratio is ln(expected installs / installs) with a curve: the trend buys
+            // installs * e^centre at the spend the plain curve needs for them.
+            let expected = curve.map { $0.spend(forInstalls: day.installs * exp(centre), weekday: day.weekday) / day.installs }
+                ?? exp(centre)
+            found.append(InflatedSpendDay(day: day, expectedCPI: expected, robustZ: robustZ))
         }
         return found
     }

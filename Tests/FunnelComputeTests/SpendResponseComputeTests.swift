@@ -9,12 +9,13 @@ import TestSupport
 @Suite("Spend response (compute)")
 struct SpendResponseComputeTests {
     /// netx: 20 days from 2024-03-04 (a Monday), spend alternating $100 and $400 with 20 and 40
-    /// paid installs (installs = 2 * spend^0.5), two more days with installs and no spend, and one
-    /// day first stated at $900 then restated to its true $400. shorty: 10 days of spend.
+    /// paid installs (installs = 2 * spend^0.5), from day 10 split 60/40 with a campaign that starts
+    /// then, two more days with installs and no spend, and one day first stated at $900 then
+    /// restated to its true $400. shorty: 10 days of spend.
     /// By hand for netx: b = 0.5; the current spend is the mean of the last 14 days with spend,
     /// 7 * 100 + 7 * 400 over 14 = $250; the average CPI over them 3500 / 420 = $8.333...; the marginal
     /// CPI 250^0.5 / (2 * 0.5) = $15.81; no revenue, so no LTV and no headroom.
-    @Test("a hand-computed curve through compute, restated and zero-spend days included; short history has no numbers")
+    @Test("a hand-computed curve through compute, with restated and zero-spend days and a campaign starting mid-history; short history has no numbers")
     func handComputed() throws {
         let f = try ComputeFixture()
         let start = Date(timeIntervalSince1970: 1_709_510_400) // 2024-03-04
@@ -23,13 +24,23 @@ struct SpendResponseComputeTests {
         func date(_ day: Int) -> String { formatter.string(from: start.addingTimeInterval(Double(day) * 86_400)) }
         for day in 0..<22 {
             let installs = day >= 20 ? 5 : day % 2 == 0 ? 20 : 40
+            // From day 10 a second campaign takes 40% of the spend and of the installs: the curve
+            // is the network's, over its campaigns.
+            let late = day >= 10 && day < 20 ? installs * 2 / 5 : 0
             try f.connection.query("""
-                insert into raw_installs (event_id, app_id, user_id, installed_at, network, file_id)
-                select 'x' || $1 || '-' || n, $2, 'x' || $1 || '-' || n, $3::date + time '12:00', 'netx', 0
+                insert into raw_installs (event_id, app_id, user_id, installed_at, network, campaign, file_id)
+                select 'x' || $1 || '-' || n, $2, 'x' || $1 || '-' || n, $3::date + time '12:00', 'netx',
+                       case when n <= $5 then 'late' else '' end, 0
                 from generate_series(1, $4) n
-                """, [day, f.app, date(day), installs])
+                """, [day, f.app, date(day), installs, late])
             if day < 20 {
-                try f.spend(date(day), network: "netx", spend: day == 5 ? 900 : day % 2 == 0 ? 100 : 400)
+                let spend: Double = day == 5 ? 900 : day % 2 == 0 ? 100 : 400
+                if late > 0 {
+                    try f.spend(date(day), network: "netx", spend: spend * 0.6)
+                    try f.spend(date(day), network: "netx", spend: spend * 0.4, campaign: "late")
+                } else {
+                    try f.spend(date(day), network: "netx", spend: spend)
+                }
             }
             if day < 10 {
                 try f.connection.query("""

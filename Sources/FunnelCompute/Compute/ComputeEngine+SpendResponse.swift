@@ -5,8 +5,8 @@ import PostgresClient
 extension ComputeEngine {
     /// Days of spend whose mean is a network's current daily spend.
     static let currentSpendDays = 14
-    /// Headroom further than this multiple of the largest daily spend seen is not reported: the
-    /// curve is not known there.
+    /// Headroom further than this multiple of the largest daily spend seen (or below the smallest
+    /// divided by it) is not reported: the curve is not known there.
     static let headroomReach = 3.0
 
     /// Fits each paid network's response curve and finds its inflated days (`SpendResponse`) from
@@ -106,11 +106,14 @@ struct SpendResponseRow {
                 + "no projected LTV_D180 to set the headroom against"
             return
         }
-        guard let headroom = fit.spend(whereMarginalCPIReaches: ltv), headroom <= reach * largest else {
+        let smallest = days.filter { $0.spend > 0 }.map(\.spend).min() ?? current
+        guard let headroom = fit.spend(whereMarginalCPIReaches: ltv), headroom <= reach * largest,
+              headroom >= smallest / reach else {
             advice = prefix + (marginal < ltv
                 ? "marginal CPI \(money(marginal)) stays under the projected D180 LTV \(money(ltv)) up to "
                     + "\(money(reach * largest)) a day (\(Int(reach))x the largest day seen); raise spend in steps and look again"
-                : "marginal CPI \(money(marginal)) is above the projected D180 LTV \(money(ltv)) at every spend seen")
+                : "marginal CPI \(money(marginal)) is above the projected D180 LTV \(money(ltv)) at every spend seen "
+                    + "(down to \(money(smallest)) a day)")
             return
         }
         headroomSpend = headroom

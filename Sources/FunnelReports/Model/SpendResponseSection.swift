@@ -59,26 +59,6 @@ public struct SpendResponseRow: Sendable, Codable, Equatable {
         case advice
     }
 
-    init(_ row: PostgresRow) throws {
-        network = try row.text("network")
-        status = try row.text("status")
-        days = try row.int("days")
-        exponentB = try row.number("exponent_b")
-        exponentBLow = try row.number("exponent_b_low")
-        exponentBHigh = try row.number("exponent_b_high")
-        scaleA = try row.number("scale_a")
-        rSquared = try row.number("r_squared")
-        currentSpend = try row.money("current_spend")
-        averageCpi = try row.money("average_cpi")
-        marginalCpi = try row.money("marginal_cpi")
-        ltvD180 = try row.money("ltv_d180")
-        headroomSpend = try row.money("headroom_spend")
-        maxSpend = try row.money("max_spend")
-        saturated = try row.decode(Bool?.self, column: "saturated")
-        inflatedDays = try row.int("inflated_days")
-        advice = try row.text("advice")
-    }
-
     /// Installs a day of `spend` buys on the curve (average weekday); nil without a curve.
     public func expectedInstalls(spend: Double) -> Double? {
         guard let a = scaleA, let b = exponentB else { return nil }
@@ -103,7 +83,31 @@ public struct InflatedDayRow: Sendable, Codable, Equatable {
         case robustZ = "robust_z"
         case excessCost = "excess_cost"
     }
+}
 
+extension SpendResponseRow {
+    init(_ row: PostgresRow) throws {
+        network = try row.text("network")
+        status = try row.text("status")
+        days = try row.int("days")
+        exponentB = try row.number("exponent_b")
+        exponentBLow = try row.number("exponent_b_low")
+        exponentBHigh = try row.number("exponent_b_high")
+        scaleA = try row.number("scale_a")
+        rSquared = try row.number("r_squared")
+        currentSpend = try row.money("current_spend")
+        averageCpi = try row.money("average_cpi")
+        marginalCpi = try row.money("marginal_cpi")
+        ltvD180 = try row.money("ltv_d180")
+        headroomSpend = try row.money("headroom_spend")
+        maxSpend = try row.money("max_spend")
+        saturated = try row.decode(Bool?.self, column: "saturated")
+        inflatedDays = try row.int("inflated_days")
+        advice = try row.text("advice")
+    }
+}
+
+extension InflatedDayRow {
     init(_ row: PostgresRow) throws {
         network = try row.text("network")
         date = try row.text("date")

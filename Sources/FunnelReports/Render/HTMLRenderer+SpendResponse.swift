@@ -70,17 +70,23 @@ extension Charts {
             + "\(Formatting.money(maxSpend)) a day</text>"
             + "<text x=\"\(Int(left - 4))\" y=\"\(f(top + 4))\" font-size=\"11\" text-anchor=\"end\" fill=\"#1a1a1a\">"
             + "\(Int(maxInstalls.rounded()))</text>"
+        // A label near the right edge is written to the left of its line, so it stays in the chart.
+        func marker(_ text: String, at spend: Double, y: Double, colour: String) -> String {
+            let right = x(spend) > width * 0.65
+            return "<text x=\"\(f(x(spend) + (right ? -4 : 4)))\" y=\"\(f(y))\" font-size=\"11\" fill=\"\(colour)\""
+                + (right ? " text-anchor=\"end\"" : "") + ">\(esc(text))</text>"
+        }
         let points = (0...40).map { step -> String in
             let spend = maxSpend * Double(step) / 40
             return "\(f(x(spend))),\(f(y(row.expectedInstalls(spend: spend) ?? 0)))"
         }
         svg += "<polyline fill=\"none\" stroke=\"#2b5c9e\" stroke-width=\"2.5\" points=\"\(points.joined(separator: " "))\"/>"
         svg += "<line x1=\"\(f(x(current)))\" y1=\"\(Int(top))\" x2=\"\(f(x(current)))\" y2=\"\(f(height - bottom))\" stroke=\"#1a1a1a\" stroke-width=\"1.5\"/>"
-            + "<text x=\"\(f(x(current) + 4))\" y=\"\(f(top + 14))\" font-size=\"11\" fill=\"#1a1a1a\">today \(Formatting.money(row.currentSpend))</text>"
+            + marker("today \(Formatting.money(row.currentSpend))", at: current, y: top + 14, colour: "#1a1a1a")
         if let headroom {
             svg += "<line x1=\"\(f(x(headroom)))\" y1=\"\(Int(top))\" x2=\"\(f(x(headroom)))\" y2=\"\(f(height - bottom))\" stroke=\"#0b6b2e\" "
                 + "stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/>"
-                + "<text x=\"\(f(x(headroom) + 4))\" y=\"\(f(top + 30))\" font-size=\"11\" fill=\"#0b6b2e\">headroom \(Formatting.money(row.headroomSpend))</text>"
+                + marker("headroom \(Formatting.money(row.headroomSpend))", at: headroom, y: top + 30, colour: "#0b6b2e")
         }
         return svg + "</svg>"
     }

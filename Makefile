@@ -1,19 +1,26 @@
 # funnel: build, test, demo and benchmark. `make test` and `make demo` work on a fresh
 # Debian/Ubuntu machine with a Swift toolchain: they install what is missing first.
 SWIFT ?= swift
-APT_PACKAGES := postgresql libpq-dev zlib1g-dev pkg-config chromium
+SHELL := /bin/bash
+APT_PACKAGES := postgresql libpq-dev zlib1g-dev pkg-config
+# Only the HTML screenshot test needs a browser (414 MB): `make test` installs it, `make demo` not.
+TEST_APT_PACKAGES := chromium
+TEST_LOG := .build/test-output.log
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RELEASE_BIN := .build/release/funnel
 BENCH_EVENTS ?= 10000000
 
-.PHONY: all deps build release test fuzz schema demo bench bench-deps cdnow clean
+.PHONY: all deps test-deps build release test check fuzz schema demo bench bench-deps cdnow clean
 
 all: build
 
 ## deps: install the system packages funnel needs (PostgreSQL server, libpq, zlib) when missing.
-deps:
+## test-deps: the same for the packages only the tests need (chromium).
+deps: PACKAGES := $(APT_PACKAGES)
+test-deps: PACKAGES := $(TEST_APT_PACKAGES)
+deps test-deps:
 	@missing=""; \
-	for pkg in $(APT_PACKAGES); do \
+	for pkg in $(PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' $$pkg 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$pkg"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -38,17 +45,25 @@ release: deps
 	$(SWIFT) build -c release
 
 ## test: install what is missing, build, and run the whole test suite against a real PostgreSQL.
+## The whole output goes to $(TEST_LOG); the terminal gets the failures, the skipped tests with
+## their reason, the totals and the ten slowest tests.
 ## The DuckDB baseline's Python (bench-deps, from PyPI) is set up when it can be: one test holds
 ## funnel's headline figures against DuckDB's from scratch, and is skipped without it. So is the
 ## CDNOW sample (make cdnow): the BG/NBD and Gamma-Gamma reproduction tests are skipped without it.
-test: deps
+test: deps test-deps
 	$(FORGET_PLAN)
 	@PIP_DEFAULT_TIMEOUT=20 PIP_RETRIES=1 $(MAKE) --no-print-directory bench-deps \
 	  || echo "note: no DuckDB (make bench-deps failed): the test against DuckDB's figures is skipped"
 	@PIP_DEFAULT_TIMEOUT=20 PIP_RETRIES=1 $(MAKE) --no-print-directory cdnow \
 	  || echo "note: no CDNOW sample (make cdnow failed): the BG/NBD and Gamma-Gamma reproduction tests are skipped"
 	$(SWIFT) build --build-tests
-	$(SWIFT) test
+	@echo "running the tests (whole output in $(TEST_LOG))"
+	@$(SWIFT) test --skip-build 2>&1 | tee $(TEST_LOG) \
+	  | grep --line-buffered -v -E '^◇ |^✔ (Test|Suite) "|^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:+]+ (trace|debug|info|notice) |^Test Suite .* (started|passed)|^Test Case .* (started|passed)' \
+	  ; status=$${PIPESTATUS[0]}; \
+	echo "slowest tests:"; \
+	sed -n -E 's/^✔ Test "(.*)" passed after ([0-9.]+) seconds\./\2 s  \1/p' $(TEST_LOG) | sort -rn | head -10 | sed 's/^/  /'; \
+	exit $$status
 
 ## schema: write sql/schema.sql again, the current schema as DDL read back from a migrated database
 ## (a test fails while it differs from what the migrations build).
@@ -56,6 +71,14 @@ schema: deps
 	$(FORGET_PLAN)
 	$(SWIFT) build --build-tests
 	FUNNEL_WRITE_SCHEMA=1 $(SWIFT) test --skip-build --filter schemaSnapshot
+
+## check: the unit tests alone, which need no database (the core's maths and funnels, the readers
+## and validation, the generator, the renderers); `make test` runs them with the integration tests.
+UNIT_TESTS := ^(FunnelCoreTests|FunnelGenerateTests|FunnelIngestUnitTests|FunnelReportsUnitTests)\.
+check: deps
+	$(FORGET_PLAN)
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --filter '$(UNIT_TESTS)'
 
 ## fuzz: the CSV and NDJSON readers' mutation fuzzing for FUZZ_SECONDS per format (make test runs it
 ## for a few seconds). A failure names its seed (FUNNEL_FUZZ_SEED replays it) and keeps its input.

@@ -18,8 +18,9 @@ let package = Package(
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
 
+        .target(name: "FunnelCalendar"),
         .target(name: "PostgresClient", dependencies: [
-            "CLibPQ",
+            "CLibPQ", "FunnelCalendar",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "FunnelCore"),
@@ -27,7 +28,7 @@ let package = Package(
         .plugin(name: "EmbedSQL", capability: .buildTool(), dependencies: ["EmbedSQLTool"]),
         .target(name: "FunnelSQL", plugins: ["EmbedSQL"]),
         .target(name: "FunnelIngest", dependencies: [
-            "FunnelCore", "FunnelSQL", "PostgresClient", "CZlib",
+            "FunnelCore", "FunnelCalendar", "FunnelSQL", "PostgresClient", "CZlib",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
@@ -38,29 +39,37 @@ let package = Package(
         .target(name: "FunnelReports", dependencies: [
             "FunnelCore", "FunnelSQL", "PostgresClient",
         ]),
-        .target(name: "FunnelGenerate", dependencies: ["FunnelCore", "CZlib"]),
+        .target(name: "FunnelGenerate", dependencies: ["FunnelCore", "FunnelCalendar", "CZlib"]),
         .target(name: "FunnelQuery", dependencies: ["FunnelCore", "FunnelSQL", "PostgresClient"]),
+        .target(name: "FunnelBench", dependencies: [
+            "FunnelCore", "FunnelCalendar", "FunnelSQL", "PostgresClient", "FunnelIngest", "FunnelGenerate",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .executableTarget(name: "funnel", dependencies: [
+            "FunnelBench",
             "FunnelCore", "FunnelSQL", "PostgresClient", "FunnelIngest", "FunnelCompute",
             "FunnelReports", "FunnelGenerate", "FunnelQuery",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
 
-        .target(name: "TestSupport", dependencies: ["PostgresClient", "FunnelCompute"],
+        .target(name: "TestSupport", dependencies: ["PostgresClient", "FunnelCompute", .product(name: "Logging", package: "swift-log")],
                 path: "Tests/TestSupport"),
         .testTarget(name: "PostgresClientTests", dependencies: ["PostgresClient", "TestSupport"]),
         .testTarget(name: "FunnelCoreTests", dependencies: ["FunnelCore"]),
         .testTarget(name: "FunnelComputeTests", dependencies: [
-            "FunnelCompute", "FunnelQuery", "FunnelSQL", "PostgresClient", "TestSupport", "FunnelGenerate", "FunnelCore",
+            "FunnelCompute", "FunnelBench", "FunnelQuery", "FunnelSQL", "PostgresClient", "TestSupport", "FunnelGenerate", "FunnelCore",
             "FunnelIngest", .product(name: "Logging", package: "swift-log"),
         ]),
-        .testTarget(name: "FunnelGenerateTests", dependencies: ["FunnelGenerate", "FunnelCore"]),
+        .testTarget(name: "FunnelGenerateTests", dependencies: ["FunnelGenerate", "FunnelCore", "FunnelCalendar"]),
+        .target(name: "IngestFixtures", dependencies: ["FunnelIngest", "FunnelCore", "CZlib"], path: "Tests/IngestFixtures"),
+        .testTarget(name: "FunnelIngestUnitTests", dependencies: ["IngestFixtures", "FunnelBench", "FunnelIngest", "FunnelCore", "FunnelCalendar", "CZlib"]),
         .testTarget(name: "FunnelIngestTests", dependencies: [
-            "FunnelGenerate", "FunnelQuery",
+            "FunnelGenerate", "FunnelQuery", "IngestFixtures", "FunnelBench",
             "FunnelIngest", "FunnelCore", "PostgresClient", "TestSupport",
         ]),
         .testTarget(name: "FunnelCLITests", dependencies: ["TestSupport", "PostgresClient"]),
+        .testTarget(name: "FunnelReportsUnitTests", dependencies: ["FunnelReports", "FunnelCore", "TestSupport"]),
         .testTarget(name: "FunnelReportsTests", dependencies: ["FunnelReports", "FunnelCompute", "FunnelCore", "PostgresClient", "TestSupport"]),
         .testTarget(name: "FunnelDashboardTests", dependencies: [
             "FunnelCompute", "FunnelIngest", "FunnelCore", "FunnelGenerate", "PostgresClient", "TestSupport",

@@ -13,6 +13,18 @@ create table compute_app_inputs (
 
 alter table compute_app_inputs add constraint compute_app_inputs_pkey PRIMARY KEY (app_id);
 
+create table compute_configuration (
+    singleton boolean not null default true,
+    source text,
+    settings jsonb not null,
+    fingerprint text not null,
+    run_id bigint,
+    recorded_at timestamp with time zone not null default now()
+);
+
+alter table compute_configuration add constraint compute_configuration_pkey PRIMARY KEY (singleton);
+alter table compute_configuration add constraint compute_configuration_singleton_check CHECK (singleton);
+
 create table compute_files (
     file_id bigint not null,
     folded_at timestamp with time zone not null default now()
@@ -134,6 +146,35 @@ create table fct_cpi_inflated_days (
 );
 
 alter table fct_cpi_inflated_days add constraint fct_cpi_inflated_days_pkey PRIMARY KEY (app_id, network, date);
+
+create table fct_custom_retention (
+    app_id text not null,
+    retention text not null,
+    network text not null,
+    cohort_date date not null,
+    period integer not null,
+    cohort_size integer not null,
+    retained integer not null,
+    rolling_retained integer not null
+);
+
+alter table fct_custom_retention add constraint fct_custom_retention_pkey PRIMARY KEY (app_id, retention, network, cohort_date, period);
+
+create table fct_custom_retention_summary (
+    app_id text not null,
+    retention text not null,
+    network text not null,
+    measure text not null,
+    first_period integer not null,
+    last_period integer not null,
+    cohorts integer not null,
+    cohort_size integer not null,
+    retained integer not null,
+    rate double precision
+);
+
+alter table fct_custom_retention_summary add constraint fct_custom_retention_summary_measure_check CHECK ((measure = ANY (ARRAY['classic'::text, 'rolling'::text, 'bracket'::text])));
+alter table fct_custom_retention_summary add constraint fct_custom_retention_summary_pkey PRIMARY KEY (app_id, retention, network, measure, first_period, last_period);
 
 create table fct_friction_breakdown (
     app_id text not null,
@@ -703,6 +744,16 @@ create table int_user_funnel_steps (
 
 alter table int_user_funnel_steps add constraint int_user_funnel_steps_pkey PRIMARY KEY (app_id, user_id, funnel, step_index);
 
+create table int_user_retention (
+    app_id text not null,
+    retention text not null,
+    user_id text not null,
+    cohort_period integer not null,
+    returned integer[] not null
+);
+
+alter table int_user_retention add constraint int_user_retention_pkey PRIMARY KEY (app_id, retention, user_id, cohort_period);
+
 create table raw_ad_spend (
     app_id text not null,
     spend_date date not null,
@@ -732,6 +783,7 @@ create table raw_events (
 
 CREATE INDEX raw_events_by_file ON ONLY funnel.raw_events USING btree (file_id);
 CREATE INDEX raw_events_by_name ON ONLY funnel.raw_events USING btree (app_id, event, occurred_at);
+CREATE INDEX raw_events_by_user ON ONLY funnel.raw_events USING btree (app_id, user_id, occurred_at);
 
 create table raw_events_keys (
     app_id text not null,
@@ -985,6 +1037,25 @@ create view dash_cpi_weekday as
     (w.spend / NULLIF(w.paid_installs, 0::numeric) / NULLIF(o.cpi, 0::numeric))::double precision AS cpi_index
    FROM weekdays w
      JOIN overall o ON o.app_id = w.app_id AND o.network = w.network;
+
+create view dash_custom_retention as
+ SELECT s.app_id, s.retention, s.network, s.measure, s.first_period, s.last_period, s.cohorts,
+    s.cohort_size, s.retained, s.rate
+   FROM fct_custom_retention_summary s;
+
+create view dash_custom_retention_triangle as
+ SELECT (t.cohort_date::timestamp without time zone AT TIME ZONE 'UTC'::text) AS "time", t.app_id,
+    t.retention, t.network, t.cohort_date, t.period, t.cohort_size, t.retained,
+        CASE
+            WHEN t.cohort_size > 0 THEN t.retained::double precision / t.cohort_size::double precision
+            ELSE NULL::double precision
+        END AS rate,
+    t.rolling_retained,
+        CASE
+            WHEN t.cohort_size > 0 THEN t.rolling_retained::double precision / t.cohort_size::double precision
+            ELSE NULL::double precision
+        END AS rolling_rate
+   FROM fct_custom_retention t;
 
 create view dash_friction as
  SELECT f.app_id, f.screen, f.friction_type, f.users_hit, f.users_not_hit,

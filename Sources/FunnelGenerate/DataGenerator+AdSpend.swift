@@ -1,4 +1,5 @@
 import Foundation
+import FunnelCalendar
 import FunnelCore
 
 /// Realised spend figures of one paid network, from the ad spend rows as finally stated.

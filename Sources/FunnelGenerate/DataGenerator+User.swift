@@ -1,3 +1,4 @@
+import FunnelCalendar
 import FunnelCore
 import Foundation
 

@@ -1,3 +1,4 @@
+import FunnelCalendar
 import FunnelCore
 
 /// The kinds of invalid row `--dirty` plants, one reason each (what a validator must catch).

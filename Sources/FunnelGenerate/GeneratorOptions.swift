@@ -1,3 +1,4 @@
+import FunnelCalendar
 /// What `funnel generate` is asked to produce. Every output byte is a function of these values.
 public struct GeneratorOptions: Sendable, Equatable {
     /// Directory the files and `truth.json` are written into (created if missing).

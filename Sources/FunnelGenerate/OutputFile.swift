@@ -5,17 +5,17 @@ import Foundation
 ///
 /// Rows are formatted straight into `buffer` (see `RowWriter`); a row never spans a flush, so the
 /// bytes of the row just written can be copied or moved (duplicates, late events).
-final class OutputFile {
+package final class OutputFile {
     /// Flush threshold; the buffer keeps `slack` bytes beyond it for the row being written.
-    static let chunk = 1 << 20
-    static let slack = 1 << 16
+    package static let chunk = 1 << 20
+    package static let slack = 1 << 16
 
-    let path: String
-    let buffer: UnsafeMutablePointer<UInt8>
+    package let path: String
+    package let buffer: UnsafeMutablePointer<UInt8>
     // The fill level lives behind a pointer rather than in a stored `var`: the hot path touches it
     // for every byte, and a class's stored vars pay a dynamic exclusivity check on each access.
     private let fill: UnsafeMutablePointer<Int>
-    var count: Int {
+    package var count: Int {
         @inline(__always) get { fill.pointee }
         @inline(__always) set { fill.pointee = newValue }
     }
@@ -24,7 +24,7 @@ final class OutputFile {
     private var compressed: gzFile?
     private var failure: String?
 
-    init(path: String, gzip: Bool) throws {
+    package init(path: String, gzip: Bool) throws {
         self.path = path
         buffer = .allocate(capacity: Self.chunk + Self.slack)
         fill = .allocate(capacity: 1)
@@ -48,12 +48,12 @@ final class OutputFile {
 
     /// Makes room for a row of up to `slack` bytes, flushing if the chunk is full.
     @inline(__always)
-    func reserveRow() {
+    package func reserveRow() {
         if count >= Self.chunk { flush() }
     }
 
     /// Appends raw bytes.
-    func append(_ source: UnsafeRawBufferPointer) {
+    package func append(_ source: UnsafeRawBufferPointer) {
         if count + source.count > Self.chunk + Self.slack { flush() }
         if source.count > Self.chunk { write(source); return }
         UnsafeMutableRawPointer(buffer + count).copyMemory(from: source.baseAddress!, byteCount: source.count)
@@ -61,13 +61,13 @@ final class OutputFile {
     }
 
     /// Appends UTF-8 text (headers, rare dirty rows).
-    func append(_ text: String) {
+    package func append(_ text: String) {
         var copy = text
         copy.withUTF8 { append(UnsafeRawBufferPointer($0)) }
     }
 
     /// Writes the buffered bytes to the file.
-    func flush() {
+    package func flush() {
         guard count > 0 else { return }
         write(UnsafeRawBufferPointer(start: buffer, count: count))
         count = 0
@@ -88,7 +88,7 @@ final class OutputFile {
     }
 
     /// Flushes and closes the file; throws if any write failed.
-    func close() throws {
+    package func close() throws {
         flush()
         var closeFailed = false
         if let plain { closeFailed = fclose(plain) != 0; self.plain = nil }

@@ -1,3 +1,4 @@
+import FunnelCalendar
 import FunnelCore
 
 /// Formats the rows of one kind into its file, as CSV or NDJSON, with no per-row allocation.

@@ -1,4 +1,5 @@
 import Foundation
+import FunnelCalendar
 
 /// The response curve planted for a paid network: installs = scale_a * spend^exponent_b on the
 /// average weekday (weekends cost `weekend_multiplier` more per install, a weekday effect of

@@ -122,23 +122,49 @@ struct FunnelTally {
     }
 
     func result(app: String, scope: FunnelQueryScope) -> FunnelQueryResult {
-        // Each user row under its breakdown value, in one pass (a breakdown may have many values).
-        var values: [String?] = []
-        var byValue: [String?: [FunnelQueryResult.UserRow]] = [:]
-        for row in users {
-            if byValue[row.result.breakdown] == nil { values.append(row.result.breakdown) }
-            byValue[row.result.breakdown, default: []].append(row)
+        // Per breakdown value, in one pass over the users (a breakdown may have many values): the
+        // users whose counted attempt reached each step, the seconds from the previous step of
+        // those who reached it, and the excluded users.
+        struct Tallied {
+            var reached: [Int]
+            var gaps: [[Double]]
+            var excluded = 0
         }
         let stepCount = spec.steps.count
-        var series: [FunnelQueryResult.Series] = values.map { value in
-            let rows = byValue[value] ?? []
-            let counted = rows.filter { $0.result.furthestStep > 0 }
-            let reached = (1...stepCount).map { step in counted.filter { $0.result.furthestStep >= step }.count }
+        var values: [String?] = []
+        var slotOfValue: [String?: Int] = [:]
+        var tallies: [Tallied] = []
+        for row in users {
+            let value = row.result.breakdown
+            let slot: Int
+            if let known = slotOfValue[value] {
+                slot = known
+            } else {
+                slot = tallies.count
+                slotOfValue[value] = slot
+                values.append(value)
+                tallies.append(Tallied(reached: [Int](repeating: 0, count: stepCount),
+                                       gaps: [[Double]](repeating: [], count: stepCount)))
+            }
+            let furthest = row.result.furthestStep
+            guard furthest > 0 else {
+                tallies[slot].excluded += 1
+                continue
+            }
+            for step in 1...min(furthest, stepCount) {
+                tallies[slot].reached[step - 1] += 1
+                // As PostHog does, a conversion in zero seconds is left out of the step's times.
+                if step > 1 {
+                    let seconds = Double(row.result.gaps[step - 2]) / 1_000_000
+                    if seconds > 0 { tallies[slot].gaps[step - 1].append(seconds) }
+                }
+            }
+        }
+        var series: [FunnelQueryResult.Series] = values.indices.map { slot in
+            let reached = tallies[slot].reached
             let steps = (1...stepCount).map { step -> FunnelQueryResult.Step in
                 let users = reached[step - 1]
-                // As PostHog does, a conversion in zero seconds is left out of the step's times.
-                let gaps = step == 1 ? [] : counted.filter { $0.result.furthestStep >= step }
-                    .map { Double($0.result.gaps[step - 2]) / 1_000_000 }.filter { $0 > 0 }.sorted()
+                let gaps = tallies[slot].gaps[step - 1].sorted()
                 let label = spec.order == .unordered
                     ? "\(step) of \(stepCount) steps (any order)" : spec.steps[step - 1].label
                 return FunnelQueryResult.Step(
@@ -149,7 +175,7 @@ struct FunnelTally {
                     medianSecondsFromPrevious: TimeToConvert.median(gaps),
                     averageSecondsFromPrevious: gaps.isEmpty ? nil : gaps.reduce(0, +) / Double(gaps.count))
             }
-            return FunnelQueryResult.Series(value: value, steps: steps, excluded: rows.count - counted.count)
+            return FunnelQueryResult.Series(value: values[slot], steps: steps, excluded: tallies[slot].excluded)
         }
         // Largest first, as product-analytics tools list breakdown values; ties by value, users
         // without the property last.

@@ -27,7 +27,8 @@ public struct FunnelQueryError: Error, Sendable, Equatable, CustomStringConverti
 
 /// Answers a funnel over the loaded events (``EventFunnelSpec``) straight from the database:
 /// reads the events the steps and exclusions name, tagged in SQL with the matchers they satisfy,
-/// user by user through a cursor, and evaluates each user (``EventFunnelEvaluator``).
+/// through a cursor in binary format, groups them by user and evaluates each user
+/// (``EventFunnelEvaluator``).
 public struct FunnelQueryRunner {
     let connection: PostgresConnection
 
@@ -36,7 +37,7 @@ public struct FunnelQueryRunner {
     }
 
     /// Rows fetched from the cursor at a time.
-    static let fetchRows = 20_000
+    static let fetchRows = 50_000
 
     /// Runs `spec` over `scope`.
     /// - Throws: ``FunnelQueryError`` for a definition that cannot run (naming the step, event or
@@ -99,9 +100,21 @@ public struct FunnelQueryRunner {
         let scope = FunnelQueryScope()
         let statement = FunnelQueryStatement(spec: spec, app: nil, scope: scope, computeScope: true)
         let evaluator = Self.evaluator(spec)
-        _ = try stream(statement) { app, user, events in
-            for result in Self.evaluate(events, spec: spec, scope: scope, evaluator: evaluator) {
-                try body(app, user, result)
+        try connection.transaction { connection in
+            // The scope users are often a small part of all users: read through the (app, user)
+            // indexes, their events come at a tenth of the cost of scanning every event, but at
+            // the default random_page_cost (4, for uncached disks) the planner scans anyway. The
+            // events are mostly cached, so index reads are costed at 1.1 at most for this
+            // statement only; a large scope is still scanned.
+            let previous = try connection.query("select current_setting('random_page_cost')").scalar(String.self)
+            try connection.query("""
+                select set_config('random_page_cost', least(current_setting('random_page_cost')::float8, 1.1)::text, true)
+                """)
+            defer { _ = try? connection.query("select set_config('random_page_cost', $1, true)", [previous]) }
+            _ = try stream(statement) { app, user, events in
+                for result in Self.evaluate(events, spec: spec, scope: scope, evaluator: evaluator) {
+                    try body(app, user, result)
+                }
             }
         }
     }
@@ -113,40 +126,25 @@ public struct FunnelQueryRunner {
         try stream(statement) { app, user, events, _ in try body(app, user, events) }
     }
 
-    /// As above, with each event's interval start (funnel trends).
+    /// As above, with each event's interval start (funnel trends). The rows come unsorted, in
+    /// binary format, and are kept in columns; then each user's events are put in time order
+    /// here. Users whose events at one instant differ are read again in the statement's order,
+    /// which settles such ties, and handed last.
     private func stream(_ statement: FunnelQueryStatement,
                         _ body: (_ app: String, _ user: String, [FunnelEventRow], [Int64?]) throws -> Void) throws -> Int {
-        try connection.transaction { connection in
-            try connection.query("declare funnel_rows no scroll cursor for " + statement.sql, statement.parameters)
-            var key: (app: String, user: String)?
-            var events: [FunnelEventRow] = []
-            var intervals: [Int64?] = []
-            var rows = 0
-            while true {
-                let batch = try connection.query("fetch forward \(Self.fetchRows) from funnel_rows")
-                for row in batch.rows {
-                    let app = try row.decode(String.self, at: 0)
-                    let user = try row.decode(String.self, at: 1)
-                    if key?.user != user || key?.app != app {
-                        if let key { try body(key.app, key.user, events, intervals) }
-                        key = (app, user)
-                        events.removeAll(keepingCapacity: true)
-                        intervals.removeAll(keepingCapacity: true)
-                    }
-                    intervals.append(try row.decode(Int64?.self, at: 5))
-                    let mask = try row.decode(Int64.self, at: 3)
-                    events.append(FunnelEventRow(micros: try row.decode(Int64.self, at: 2),
-                                                 steps: statement.steps(of: mask),
-                                                 breakdown: try row.decode(String?.self, at: 4), serial: rows,
-                                                 namedSteps: statement.namedSteps(of: mask)))
-                    rows += 1
-                }
-                if batch.rows.count < Self.fetchRows { break }
-            }
-            if let key { try body(key.app, key.user, events, intervals) }
-            try connection.execute("close funnel_rows")
-            return rows
+        var columns = FunnelEventColumns()
+        let rows = try connection.stream(statement.sql, statement.parameters, batchRows: Self.fetchRows) { batch in
+            try columns.append(batch)
         }
+        let tied = try columns.forEachUser(sortingByTime: true, statement: statement, body)
+        guard !tied.isEmpty else { return rows }
+        columns = FunnelEventColumns()
+        let ordered = statement.ordered(for: tied)
+        try connection.stream(ordered.sql, ordered.parameters, batchRows: Self.fetchRows) { batch in
+            try columns.append(batch)
+        }
+        _ = try columns.forEachUser(sortingByTime: false, statement: statement, body)
+        return rows
     }
 
     /// Refuses unknown event names, filters or breakdowns on keys no event of those names has,
@@ -241,12 +239,15 @@ public struct FunnelQueryRunner {
     /// The breakdown values a user is evaluated under (one nil without a breakdown).
     static func values(_ events: [FunnelEventRow], spec: EventFunnelSpec) -> [String?] {
         guard let breakdown = spec.breakdown else { return [nil] }
-        let stepEvents = events.filter { $0.steps.contains { $0 > 0 } }
         // Touch attribution looks at every event the funnel matched, exclusions included.
-        let matched = events.filter { !$0.steps.isEmpty }
         switch breakdown.attribution {
-        case .firstTouch: return [matched.first { $0.breakdown?.isEmpty == false }?.breakdown]
-        case .lastTouch: return [matched.last { $0.breakdown?.isEmpty == false }?.breakdown]
+        case .firstTouch: return [events.first { !$0.steps.isEmpty && $0.breakdown?.isEmpty == false }?.breakdown]
+        case .lastTouch: return [events.last { !$0.steps.isEmpty && $0.breakdown?.isEmpty == false }?.breakdown]
+        default: break
+        }
+        let stepEvents = events.filter { $0.steps.contains { $0 > 0 } }
+        switch breakdown.attribution {
+        case .firstTouch, .lastTouch: return []
         case .allEvents:
             guard breakdown.source == .event else { return [stepEvents.first?.breakdown] }
             var seen = Set<String?>()

@@ -7,7 +7,10 @@ import PostgresClient
 /// every event name, property key and value is a parameter; the fragments added to the template
 /// are fixed text with placeholders.
 struct FunnelQueryStatement {
-    private(set) var sql = ""
+    /// The statement, unsorted (the tied placeholder left out).
+    var sql: String { template.replacingOccurrences(of: "{{tied}}", with: "") }
+    /// The statement with the tied placeholder still in.
+    private var template = ""
     private(set) var parameters: [(any PostgresEncodable)?] = []
     /// Per matcher bit: the steps an event with that bit fills (exclusions as negative steps).
     private var stepsOfBit: [[Int8]] = []
@@ -51,13 +54,23 @@ struct FunnelQueryStatement {
         }
         let names = spec.order == .strict ? ""
             : "and e.event = any(\(add(Array(Set(spec.matchers.flatMap(\.events))).sorted()))::text[])"
-        sql = SQLCatalog.text("query/funnel_events.sql")
+        template = SQLCatalog.text("query/funnel_events.sql")
             .replacingOccurrences(of: "{{matches}}", with: "(" + bits.joined(separator: "\n       + ") + ")::bigint")
             .replacingOccurrences(of: "{{breakdown}}", with: breakdown)
             .replacingOccurrences(of: "{{interval}}", with: trend.map(Self.intervalStart) ?? "null::bigint")
             .replacingOccurrences(of: "{{people}}", with: people)
             .replacingOccurrences(of: "{{scope}}", with: computeScope ? SQLCatalog.text("query/funnel_scope_join.sql") : "")
             .replacingOccurrences(of: "{{names}}", with: names)
+    }
+
+    /// The statement and its parameters for only `users` (app and user), their events in the order
+    /// that settles ties (funnel_tied_users.sql).
+    func ordered(for users: [(app: String, user: String)]) -> (sql: String, parameters: [(any PostgresEncodable)?]) {
+        let count = parameters.count
+        let tied = SQLCatalog.text("query/funnel_tied_users.sql")
+            .replacingOccurrences(of: "{{apps}}", with: "$\(count + 1)")
+            .replacingOccurrences(of: "{{users}}", with: "$\(count + 2)")
+        return (template.replacingOccurrences(of: "{{tied}}", with: tied), parameters + [users.map(\.app), users.map(\.user)])
     }
 
     /// The start of an event's interval in microseconds (UTC): weeks start on Sunday, as PostHog's

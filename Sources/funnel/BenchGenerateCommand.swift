@@ -1,4 +1,5 @@
 import ArgumentParser
+import FunnelBench
 import FunnelGenerate
 
 /// `funnel bench generate`: generator throughput beside the raw write speed of the same bytes.

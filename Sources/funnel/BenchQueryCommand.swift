@@ -1,4 +1,5 @@
 import ArgumentParser
+import FunnelBench
 import Foundation
 import FunnelCompute
 import FunnelCore

@@ -1,4 +1,5 @@
 import Foundation
+import FunnelBench
 import FunnelGenerate
 import FunnelQuery
 import PostgresClient

@@ -16,12 +16,15 @@ struct ComputeCommand: ParsableCommand {
         friction of the telemetry sessions from the new files' days on (on a second connection, \
         beside the metrics). \
         --full rebuilds everything; --from/--to limit either to a range of cohort dates. A \
-        changed configuration forces a full rebuild. Only one compute runs at a time: a second one \
+        changed configuration forces a full rebuild, with a warning naming the settings that \
+        changed and what the rebuild redoes. Only one compute runs at a time: a second one \
         exits with status 75 saying another compute runs (or waits, with --wait).
 
         Configuration: --config FILE, else $FUNNEL_CONFIG, else ./funnel.toml, else \
         $FUNNEL_HOME/funnel.toml, else the defaults (UTC, calendar days, funnel windows 7/30 days, \
-        regular user = 3 opens on days 1-7, revenue share 1.0, k-factor window 30 days).
+        regular user = 3 opens on days 1-7, revenue share 1.0, k-factor window 30 days). Every \
+        problem in the file is reported at once. The file and settings in force are printed, \
+        kept with the computed data and shown in every report.
         """
     )
 
@@ -59,14 +62,18 @@ struct ComputeCommand: ParsableCommand {
 
     func run() throws {
         let logger = logging.bootstrap(label: "funnel.compute")
-        let configuration = try ComputeCommand.loadConfiguration(path: config)
-        let (connection, settings) = try database.connect(logger: logger)
+        let inForce = try ConfigurationInForce.load(path: config)
+        let (connection, settings) = try database.connectMigrated(logger: logger)
         let options = ComputeOptions(full: full, from: from.flatMap(PostgresDate.init),
                                      to: to.flatMap(PostgresDate.init), waitForLock: wait)
         let result: ComputeJob.Result?
+        let change: ConfigurationChange?
         do {
-            result = try ComputeJob(configuration: configuration, logger: logger)
+            change = try inForce.change(on: connection)
+            if let change { FileHandle.standardErrorWrite(change.warning + "\n") }
+            result = try ComputeJob(configuration: inForce.configuration, logger: logger)
                 .run(connection, options: options, alongside: settings)
+            if result != nil { try inForce.record(on: connection) }
         } catch let error as ComputeError {
             throw CommandFailure.usage(error.message)
         } catch let error as PostgresError where error.sqlState == "42P01" {
@@ -78,13 +85,14 @@ struct ComputeCommand: ParsableCommand {
         }
         let summary = result.compute
         if json {
-            try printJSON(ComputeOutput(compute: summary, friction: result.friction))
+            try printJSON(ComputeOutput(compute: summary, friction: result.friction, configuration: inForce.output(change: change)))
             return
         }
         print("compute \(summary.mode)\(summary.configurationChanged ? " (configuration changed)" : ""): "
             + "\(summary.cohortDaysRebuilt) cohort day(s), \(summary.usersRebuilt) user(s) rebuilt in "
             + String(format: "%.2f s", summary.seconds))
         print("days counted as \(summary.dayRule), time zone \(summary.timeZone)")
+        print("configuration: \(inForce.sourceLabel)")
         if let friction = result.friction {
             print("friction: \(friction.sessionsScanned) session(s) scanned, \(friction.pairsTested) (screen, type) pair(s) "
                 + "tested, \(friction.flagged.count) flagged" + String(format: " in %.2f s", friction.seconds))
@@ -96,17 +104,7 @@ struct ComputeCommand: ParsableCommand {
 
     /// The configuration from --config, else the first default location that exists, else defaults.
     static func loadConfiguration(path: String?) throws -> FunnelConfiguration {
-        do {
-            if let path { return try FunnelConfiguration.load(path: path) }
-            let candidates = FunnelConfiguration.defaultLocations(environment: ProcessInfo.processInfo.environment,
-                                                                  currentDirectory: FileManager.default.currentDirectoryPath)
-            if let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) {
-                return try FunnelConfiguration.load(path: found)
-            }
-            return FunnelConfiguration()
-        } catch {
-            throw CommandFailure.usage("\(error)")
-        }
+        try ConfigurationInForce.load(path: path).configuration
     }
 }
 
@@ -114,8 +112,10 @@ struct ComputeCommand: ParsableCommand {
 private struct ComputeOutput: Encodable {
     let compute: ComputeSummary
     let friction: FrictionSummary?
+    /// The configuration in force: its file, every setting, and what changed since the last compute.
+    let configuration: ConfigurationInForce.Output
 
-    private enum Keys: String, CodingKey { case friction }
+    private enum Keys: String, CodingKey { case friction, configuration }
 
     private struct FrictionOutput: Encodable {
         let sessionsScanned: Int
@@ -127,6 +127,7 @@ private struct ComputeOutput: Encodable {
     func encode(to encoder: any Encoder) throws {
         try compute.encode(to: encoder)
         var container = encoder.container(keyedBy: Keys.self)
+        try container.encode(configuration, forKey: .configuration)
         if let friction {
             try container.encode(FrictionOutput(sessionsScanned: friction.sessionsScanned, pairsTested: friction.pairsTested,
                                                 flagged: friction.flagged.count,

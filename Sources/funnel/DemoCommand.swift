@@ -67,11 +67,12 @@ struct DemoCommand: ParsableCommand {
             throw CommandFailure("ingest of \(failed.path) failed: \(failed.message ?? failed.status.rawValue)")
         }
         step(4, "computing the metrics")
-        let configuration = try ComputeCommand.loadConfiguration(path: nil)
-        guard let summary = try ComputeJob(configuration: configuration, logger: logger)
+        let inForce = try ConfigurationInForce.load(path: nil)
+        guard let summary = try ComputeJob(configuration: inForce.configuration, logger: logger)
             .run(connection, options: ComputeOptions(waitForLock: true), alongside: settings)?.compute else {
             throw CommandFailure("another compute is running on this database; try again when it finishes", exitStatus: ExitStatus.busy)
         }
+        try inForce.record(on: connection)
         note("\(summary.mode): \(summary.cohortDaysRebuilt) cohort day(s) rebuilt in " + String(format: "%.1f s", summary.seconds))
         step(5, "writing the reports into \(reports.path)")
         let report = try ReportCommand.read(ReportRequest(), connection: connection)

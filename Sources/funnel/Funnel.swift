@@ -1,4 +1,5 @@
 import ArgumentParser
+import FunnelCompute
 
 /// The `funnel` command: user-acquisition funnel analytics over PostgreSQL.
 struct Funnel: ParsableCommand {
@@ -11,6 +12,7 @@ struct Funnel: ParsableCommand {
 
         Exit status: 0 success, 1 the job failed, 2 usage error (bad flags or configuration), 75 another run or compute holds the lock.
         """,
+        version: FunnelVersion.text,
         subcommands: [
             GenerateCommand.self,
             DatabaseCommand.self,
@@ -23,7 +25,18 @@ struct Funnel: ParsableCommand {
             InputsCommand.self,
             DemoCommand.self,
             RunCommand.self,
+            StatusCommand.self,
             BenchCommand.self,
         ]
     )
+}
+
+/// What `funnel --version` prints: the release and the newest schema migration this binary
+/// carries (the schema `funnel migrate` brings a database to).
+enum FunnelVersion {
+    static let release = "0.1.0"
+
+    static var text: String {
+        "funnel \(release) (schema \(Migration.all.last?.name ?? "none"))"
+    }
 }

@@ -69,18 +69,22 @@ struct IngestCommand: ParsableCommand {
         if files.isEmpty {
             throw CommandFailure.usage("no input files (.csv, .ndjson, .jsonl, .json, optionally .gz) under \(paths.joined(separator: " "))")
         }
-        let settings = try database.settings(logger: logger)
+        let settings = try database.connectMigrated(logger: logger).1
         let stop = StopFlag()
         let signals = SignalWatcher(stop: stop, logger: logger)
         defer { signals.cancel() }
         let progress = IngestProgress()
         let ticker = ProgressLine(progress: progress, totalFiles: files.count)
         ticker.start()
+        // On a terminal the progress line and the summary say what the workers' per-file log
+        // lines would (loading, loaded, refused and why): those show with --verbose only.
+        var workerLogger = logger
+        if ticker.enabled, !logging.verbose { workerLogger.logLevel = .error }
         let run = IngestRun(settings: settings, kind: kind.flatMap(EventKind.init(rawValue:)), assumeTimeZone: assumeTimeZone,
                             workers: workers, workerOptions: WorkerOptions(leaseSeconds: lease, pollSeconds: 0.2, expansion: expansion.limit))
         let reports: [IngestRun.FileReport]
         do {
-            reports = try run.run(files: files, stop: stop, progress: progress, logger: logger)
+            reports = try run.run(files: files, stop: stop, progress: progress, logger: workerLogger)
         } catch let error as PostgresError where error.isConnectionFailure {
             ticker.stop()
             throw CommandFailure("cannot reach PostgreSQL at \(settings.redactedDescription): \(error.message)")
@@ -122,8 +126,9 @@ struct IngestCommand: ParsableCommand {
             if report.status == .loaded {
                 line += " \(counts.rowsLoaded) rows, \(counts.duplicates) duplicates, \(counts.rejected) rejected"
                 line += " (\(Self.lineAccount(counts)))"
+                if let message = report.message { line += "\n  note: \(message)" }
             } else if let message = report.message {
-                line += " \(message)"
+                line += " " + RunCommand.withoutPath(message, report.path)
             }
             print(line)
         }
@@ -234,7 +239,7 @@ final class ProgressLine: @unchecked Sendable {
     private let lock = NSLock()
     private var running = false
     private let finished = DispatchSemaphore(value: 0)
-    private let enabled = isatty(STDERR_FILENO) == 1
+    let enabled = isatty(STDERR_FILENO) == 1
 
     init(progress: IngestProgress, totalFiles: Int) {
         self.progress = progress
@@ -249,10 +254,10 @@ final class ProgressLine: @unchecked Sendable {
             while lock.withLock({ running }) {
                 let (rows, files) = progress.snapshot
                 let rate = Double(rows) / max(0.001, Date().timeIntervalSince(started))
-                FileHandle.standardErrorWrite("\r\u{1b}[2Kingest: \(files)/\(totalFiles) files, \(rows) rows, \(Int(rate)) rows/s")
+                TerminalStatusLine.shared.show("ingest: \(files)/\(totalFiles) files, \(rows) rows, \(Int(rate)) rows/s")
                 Thread.sleep(forTimeInterval: 0.5)
             }
-            FileHandle.standardErrorWrite("\r\u{1b}[2K")
+            TerminalStatusLine.shared.clear()
             finished.signal()
         }
         thread.start()

@@ -9,7 +9,7 @@ struct QueryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "query",
         abstract: "Answer ad hoc questions from the loaded events (no compute needed).",
-        subcommands: [FunnelQueryCommand.self]
+        subcommands: [FunnelQueryCommand.self, RetentionQueryCommand.self]
     )
 }
 
@@ -190,7 +190,7 @@ struct FunnelQueryCommand: ParsableCommand {
 
     func run() throws {
         let logger = logging.bootstrap(label: "funnel.query")
-        let (connection, _) = try database.connect(logger: logger)
+        let (connection, _) = try database.connectMigrated(logger: logger)
         let spec = try definition()
         if let trend = trend.flatMap(FunnelTrendInterval.init(rawValue:)) {
             let points: [FunnelTrendPoint]

@@ -13,7 +13,9 @@ struct ReportCommand: ParsableCommand {
         --out DIR, writes report.txt, funnel.csv, retention.csv, ltv.csv, cpi.csv, kfactor.csv, \
         friction.csv, networks.csv, report.html and report.json (the formats asked for) and prints \
         their paths. CSV rates are fractions 0..1, money is USD, and an immature or undefined value \
-        is an empty cell. An empty database gives a short report saying what to load, not an error.
+        is an empty cell. An empty database gives a short report saying what to load, not an error. \
+        With several apps, the text report covers each in turn and --out writes one folder per \
+        app; --app names one (an app without data is a usage error that lists the apps there are).
         """
     )
 
@@ -35,7 +37,7 @@ struct ReportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Breakdowns, comma-separated: network, campaign, country, platform.", valueName: "dims"))
     var by: String?
 
-    @Option(help: ArgumentHelp("The app to report on (default: the one with the most installs).", valueName: "app-id"))
+    @Option(help: ArgumentHelp("The app to report on (default: every app with data, most installs first; with --out, one folder per app when there are several).", valueName: "app-id"))
     var app: String?
 
     var formats: [ReportFormat] {
@@ -73,20 +75,73 @@ struct ReportCommand: ParsableCommand {
 
     func run() throws {
         let logger = logging.bootstrap(label: "funnel.report")
-        let (connection, _) = try database.connect(logger: logger)
+        let (connection, _) = try database.connectMigrated(logger: logger)
         let request = ReportRequest(app: app, from: from, to: to, breakdowns: breakdowns)
-        let report = try Self.read(request, connection: connection)
+        let apps = try Self.apps(for: app, connection: connection)
         guard let out else {
             if formats == [.json] {
-                print(try JSONRenderer.render(report), terminator: "")
+                guard apps.count <= 1 else {
+                    throw CommandFailure.usage("\(apps.count) apps have data (\(apps.joined(separator: ", "))) and the JSON report "
+                        + "covers one: add --app APP, or --out DIR for one folder per app")
+                }
+                print(try JSONRenderer.render(try Self.read(request, connection: connection)), terminator: "")
             } else {
-                print(TextRenderer.render(report, colour: isatty(STDOUT_FILENO) == 1), terminator: "")
+                var texts: [String] = []
+                for app in apps.isEmpty ? [nil] : apps.map(Optional.some) {
+                    var one = request
+                    one.app = app
+                    texts.append(TextRenderer.render(try Self.read(one, connection: connection), colour: isatty(STDOUT_FILENO) == 1))
+                }
+                print(texts.joined(separator: "\n" + String(repeating: "=", count: TextRenderer.width) + "\n\n"), terminator: "")
             }
             return
         }
-        let written = try Self.write(report, formats: formats, to: out)
-        print("Wrote \(written.count) file(s) to \(out):")
+        let written = try Self.writeEveryApp(apps, request: request, formats: formats, to: URL(fileURLWithPath: out),
+                                             connection: connection)
+        print("Wrote \(written.count) file(s) to \(out)" + (apps.count > 1 ? " (one folder per app: \(apps.joined(separator: ", ")))" : "") + ":")
         for url in written { print("  \(url.path)") }
+    }
+
+    /// The apps to report on: the one asked for (a usage error naming the apps there are when it
+    /// has no data), else every app with computed data, most installs first.
+    static func apps(for app: String?, connection: PostgresConnection) throws -> [String] {
+        let known: [String]
+        do {
+            known = try ReportReader(connection: connection).apps()
+        } catch let error as PostgresError where error.sqlState == "42P01" || error.sqlState == "3F000" {
+            throw CommandFailure("the schema is missing or out of date (\(error.message)); run 'funnel migrate'")
+        }
+        guard let app else { return known }
+        guard known.contains(app) else {
+            throw CommandFailure.usage("--app \(app): no computed data for this app; "
+                + (known.isEmpty ? "no app has computed data yet (funnel ingest, then funnel compute)" : "apps with data: \(known.joined(separator: ", "))"))
+        }
+        return [app]
+    }
+
+    /// Writes the reports of `apps` into `directory`: the files themselves for one app (or none:
+    /// the zero state), one folder per app (named by its id) for several.
+    static func writeEveryApp(_ apps: [String], request: ReportRequest, formats: [ReportFormat], to directory: URL,
+                              connection: PostgresConnection) throws -> [URL] {
+        guard apps.count > 1 else {
+            var one = request
+            one.app = apps.first ?? request.app
+            return try write(try read(one, connection: connection), formats: formats, to: directory.path)
+        }
+        var written: [URL] = []
+        for app in apps {
+            var one = request
+            one.app = app
+            written += try write(try read(one, connection: connection), formats: formats,
+                                 to: directory.appending(path: folderName(app)).path)
+        }
+        return written
+    }
+
+    /// A folder name for an app id: its letters, digits, dots, dashes and underscores.
+    static func folderName(_ app: String) -> String {
+        let kept = String(app.map { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) ? $0 : "_" })
+        return kept.isEmpty || kept.hasPrefix(".") ? "app-" + kept : kept
     }
 
     /// Reads the report, mapping a missing schema to a message that says what to run.

@@ -17,7 +17,11 @@ struct RunCommand: ParsableCommand {
         the metrics, on a second connection that then brings the onboarding friction up to date), \
         writes the reports into \
         REPORTS/YYYY-MM-DD-HHMMSS/ and repoints REPORTS/latest to it, then moves the loaded files \
-        into ARCHIVE/YYYY-MM-DD/ when --archive is given. The schema is migrated first.
+        into ARCHIVE/YYYY-MM-DD/ when --archive is given. The schema is migrated first. A report \
+        is written only when something was computed (files still being copied in publish \
+        nothing). Every app gets its report: one folder per app when there are several (--app \
+        picks one). A refused file is moved to QUARANTINE/YYYY-MM-DD/ with NAME.reason.txt \
+        beside it, and the run goes on with the others; put the fixed file back into the inbox.
 
         Safe under cron: a PostgreSQL advisory lock lets one run at a time per database; a run \
         killed anywhere is completed by the next one; transient database errors (connection lost, \
@@ -38,6 +42,12 @@ struct RunCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("Move loaded files here, into dated subfolders (default: leave them in the inbox).", valueName: "dir"))
     var archive: String?
+
+    @Option(help: ArgumentHelp("Move refused files here, into dated subfolders, each with NAME.reason.txt beside it (default: INBOX/quarantine).", valueName: "dir"))
+    var quarantine: String?
+
+    @Option(help: ArgumentHelp("Report on this app only (default: every app with data; one folder each when there are several).", valueName: "app-id"))
+    var app: String?
 
     @Option(name: .customLong("settle-seconds"), help: ArgumentHelp("A file modified less than this long ago is still being written.", valueName: "seconds"))
     var settleSeconds: Double = 10
@@ -76,11 +86,13 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         let logger = logging.bootstrap(label: "funnel.run")
-        let configuration = try ComputeCommand.loadConfiguration(path: config)
+        let configuration = try ConfigurationInForce.load(path: config)
         let settings = try database.settings(logger: logger)
         let options = BatchOptions(
             inbox: URL(fileURLWithPath: inbox), reports: URL(fileURLWithPath: reports),
-            archive: archive.map { URL(fileURLWithPath: $0) }, settleSeconds: settleSeconds,
+            archive: archive.map { URL(fileURLWithPath: $0) },
+            quarantine: URL(fileURLWithPath: quarantine ?? URL(fileURLWithPath: inbox).appending(path: "quarantine").path),
+            app: app, settleSeconds: settleSeconds,
             recheckSeconds: recheckSeconds, workers: workers, leaseSeconds: lease,
             retry: RetryPolicy(totalSeconds: retryFor))
         let stop = StopFlag()
@@ -111,16 +123,22 @@ struct RunCommand: ParsableCommand {
     }
 
     private func printHuman(_ summary: BatchSummary) {
+        let waiting = summary.stillWriting.isEmpty ? "" : " (\(summary.stillWriting.count) file(s) still being written, left for the next run)"
         if summary.status == "nothing_new" {
-            print("nothing new in \(summary.inbox): reports are up to date" + (summary.stillWriting.isEmpty ? "" : " (\(summary.stillWriting.count) file(s) still being written)"))
+            print("nothing new in \(summary.inbox): " + (summary.reportsNote.map { $0.replacingOccurrences(of: "no report written: ", with: "") }
+                ?? "reports are up to date") + waiting)
             return
         }
         for file in summary.files {
             var line = "\(file.path)  \(file.status)"
             if file.status == "loaded" {
                 line += " \(file.rowsLoaded) rows, \(file.duplicates) duplicates, \(file.rejected) rejected"
+                if let message = file.message { line += " (note: \(message))" }
             } else if let message = file.message {
-                line += " \(message)"
+                line += ": " + Self.withoutPath(message, file.path)
+            }
+            if let quarantined = file.quarantinedTo {
+                line += "\n  moved to \(quarantined) (the reason beside it, in \(URL(fileURLWithPath: quarantined).lastPathComponent).reason.txt)"
             }
             print(line)
         }
@@ -131,7 +149,17 @@ struct RunCommand: ParsableCommand {
             print("compute \(compute.mode): \(compute.cohortDaysRebuilt) cohort day(s) rebuilt")
         }
         if let directory = summary.reportsDirectory {
-            print("reports: \(directory) (latest: \(URL(fileURLWithPath: reports).appending(path: "latest").path))")
+            print("reports: \(directory) (latest: \(URL(fileURLWithPath: reports).appending(path: "latest").path))"
+                + (summary.apps.count > 1 ? "; one folder per app: \(summary.apps.map(ReportCommand.folderName).joined(separator: ", "))" : ""))
+        } else if let note = summary.reportsNote {
+            print(note)
         }
+    }
+
+    /// A message without the file's path and "refused: " in front (the line already says both).
+    static func withoutPath(_ message: String, _ path: String) -> String {
+        var text = message.hasPrefix(path + ": ") ? String(message.dropFirst(path.count + 2)) : message
+        if text.hasPrefix("refused: ") { text.removeFirst("refused: ".count) }
+        return text
     }
 }

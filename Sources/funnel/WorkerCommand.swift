@@ -38,7 +38,7 @@ struct WorkerCommand: ParsableCommand {
 
     func run() throws {
         let logger = logging.bootstrap(label: "funnel.worker")
-        let settings = try database.settings(logger: logger)
+        let settings = try database.connectMigrated(logger: logger).1
         let stop = StopFlag()
         let signals = SignalWatcher(stop: stop, logger: logger)
         defer { signals.cancel() }

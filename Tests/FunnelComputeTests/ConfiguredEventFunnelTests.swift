@@ -1,4 +1,5 @@
 import FunnelCompute
+import FunnelBench
 import FunnelCore
 import FunnelQuery
 import FunnelSQL
@@ -99,6 +100,36 @@ struct ConfiguredEventFunnelTests {
             """).map { try $0.decode(Int.self, at: 0) }
         #expect(computedAfter == after.series.first?.steps.map(\.users))
         #expect(computedAfter[1] > computed[1])
+    }
+
+    @Test("a compute's scope reads only the scope users' events, with the ad hoc query's answers, and leaves the planner's settings as they were")
+    func computeScopeReadsScopeUsers() throws {
+        let f = try ComputeFixture()
+        try f.connection.query("select ensure_month_partitions('raw_events', '2024-01-01', '2024-12-31')")
+        let history = try SyntheticData.registerFile(f.connection, name: "history.csv")
+        try SyntheticData.insert(into: f.connection, app: "app", users: 120, firstDay: "2024-03-01", days: 5, seed: 3,
+                                 fileID: history)
+        try Self.signups(f, seed: 3, indexes: 0..<100, minutes: 20, fileID: history, tag: "h")
+        let spec = try Self.configuration.funnels[0].spec
+        let adHoc = try FunnelQueryRunner(connection: f.connection).run(spec, scope: FunnelQueryScope(app: "app"))
+        let expected = Dictionary(uniqueKeysWithValues: adHoc.users.map { ($0.user, $0.result) })
+        try f.connection.transaction { connection in
+            try connection.execute("""
+                create temp table scope_installs on commit drop as
+                select distinct app_id, user_id from raw_installs where user_id like 'u3\\_1%'
+                """)
+            let scopeUsers = Set(try connection.query("select user_id from scope_installs").map { try $0.decode(String.self, at: 0) })
+            #expect(scopeUsers.count > 5)
+            let before = try connection.query("select current_setting('random_page_cost')").scalar(String.self)
+            var seen: [String: FunnelUserResult] = [:]
+            try FunnelQueryRunner(connection: connection).evaluateComputeScope(spec) { app, user, result in
+                #expect(app == "app")
+                seen[user] = result
+            }
+            #expect(Set(seen.keys).isSubset(of: scopeUsers))
+            #expect(seen == expected.filter { scopeUsers.contains($0.key) })
+            #expect(try connection.query("select current_setting('random_page_cost')").scalar(String.self) == before)
+        }
     }
 
     @Test("[[funnels]] takes the query's definition: filters, windows with units, exclusions between steps, step math; bad ones name the key")

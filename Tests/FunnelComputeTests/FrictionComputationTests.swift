@@ -1,4 +1,5 @@
 import Foundation
+import FunnelBench
 import FunnelCompute
 import Logging
 import PostgresClient

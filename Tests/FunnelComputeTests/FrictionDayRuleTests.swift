@@ -1,4 +1,5 @@
 import FunnelCompute
+import FunnelBench
 import FunnelCore
 import Logging
 import PostgresClient

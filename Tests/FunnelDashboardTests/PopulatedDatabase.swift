@@ -26,7 +26,8 @@ enum PopulatedDatabase {
         _ = try IngestRun(settings: settings, kind: nil, assumeTimeZone: nil, workers: 2)
             .run(files: files, stop: StopFlag(), progress: IngestProgress(), logger: logger)
         let connection = try settings.connect()
-        // A configured funnel with a breakdown, so that dash_funnel_breakdown has rows too.
+        // A configured funnel with a breakdown and one configured retention, so that
+        // dash_funnel_breakdown and the retention dash views have rows too.
         let configuration = try FunnelConfiguration(toml: """
             [[funnels]]
             name = "opened_by_platform"
@@ -34,6 +35,13 @@ enum PopulatedDatabase {
             window = "1d"
             breakdown = "platform"
             breakdown_type = "person"
+
+            [[retention]]
+            name = "weekly_opens"
+            start = "app_open"
+            cohorts = "recurring"
+            period = "week"
+            periods = 4
             """)
         _ = try ComputeJob(configuration: configuration).run(connection, options: ComputeOptions(full: true))
         return settings

@@ -1,4 +1,5 @@
 import Foundation
+import FunnelCalendar
 import FunnelCore
 @testable import FunnelGenerate
 

@@ -2,6 +2,7 @@ import Foundation
 import FunnelCore
 @testable import FunnelIngest
 import PostgresClient
+import IngestFixtures
 import Testing
 
 /// The `events` kind: custom events with JSON properties, loaded exactly once, and every kind seen

@@ -3,6 +3,7 @@ import FunnelCore
 import FunnelIngest
 import FunnelQuery
 import PostgresClient
+import IngestFixtures
 import Testing
 
 /// `funnel query funnel` over loaded events: filters in SQL, first-time steps, the date range,
@@ -171,6 +172,40 @@ struct FunnelQueryTests {
         let db = try Self.loaded()
         #expect(try Self.counts(db, try Self.spec(["signup_started", "signup_completed"], window: "1d", order: .strict)) == [4, 3])
         #expect(try Self.counts(db, try Self.spec(["signup_started", "signup_completed"], window: "1d")) == [4, 4])
+    }
+
+    @Test("events at one instant that differ are taken in event id order, whatever order they were loaded in")
+    func tiesInEventIDOrder() throws {
+        let db = try LoaderFixture()
+        func event(_ id: String, _ user: String, _ name: String, _ time: String, _ platform: String) -> String {
+            #"{"event_id":"\#(id)","app_id":"a","user_id":"\#(user)","event":"\#(name)","occurred_at":"2024-05-\#(time)Z","properties":{"platform":"\#(platform)"}}"#
+        }
+        let lines = [
+            // w1: two starts at one instant, the later id loaded first; first touch is id 1's value, a.
+            event("9", "w1", "signup_started", "01T10:00:00", "b"),
+            event("1", "w1", "signup_started", "01T10:00:00", "a"),
+            event("5", "w1", "signup_completed", "01T10:05:00", "b"),
+            // w2: the same pair loaded in id order, no completion.
+            event("2", "w2", "signup_started", "01T11:00:00", "a"),
+            event("3", "w2", "signup_started", "01T11:00:00", "b"),
+            // w3: no tie, loaded out of time order; converts under b.
+            event("8", "w3", "signup_completed", "01T12:10:00", "b"),
+            event("7", "w3", "signup_started", "01T12:00:00", "b"),
+            // w4: a start and a completion at one instant (ids against step order) convert.
+            event("6", "w4", "signup_completed", "01T13:00:00", "c"),
+            event("4", "w4", "signup_started", "01T13:00:00", "c"),
+        ]
+        _ = try db.ingest([try db.file("events.ndjson", lines.joined(separator: "\n") + "\n")])
+        var spec = try Self.spec(["signup_started", "signup_completed"], window: "1h")
+        spec.breakdown = FunnelBreakdown(property: "platform", source: .event, attribution: .firstTouch)
+        let result = try FunnelQueryRunner(connection: db.connection).run(spec, scope: FunnelQueryScope(app: "a"))
+        #expect(Dictionary(uniqueKeysWithValues: result.series.map { ($0.value ?? "-", $0.steps.map(\.users)) })
+            == ["a": [2, 1], "b": [1, 1], "c": [1, 1]])
+        #expect(result.eventsRead == lines.count)
+        spec.breakdown?.attribution = .lastTouch
+        let last = try FunnelQueryRunner(connection: db.connection).run(spec, scope: FunnelQueryScope(app: "a"))
+        #expect(Dictionary(uniqueKeysWithValues: last.series.map { ($0.value ?? "-", $0.steps.map(\.users)) })
+            == ["b": [3, 2], "c": [1, 1]])
     }
 
     @Test("an exclusion between the steps leaves the user out; a person breakdown uses the first install")

@@ -1,6 +1,7 @@
 import Foundation
 import FunnelCore
 import FunnelIngest
+import IngestFixtures
 import Logging
 import PostgresClient
 import TestSupport

@@ -1,6 +1,8 @@
 import Foundation
+import FunnelBench
 import FunnelCore
 import FunnelIngest
+import IngestFixtures
 import PostgresClient
 import TestSupport
 import Testing

@@ -2,6 +2,7 @@ import Foundation
 import FunnelCore
 import FunnelGenerate
 import FunnelIngest
+import IngestFixtures
 import Testing
 
 /// A malformed record costs that record only, and every physical line of a file is accounted for.

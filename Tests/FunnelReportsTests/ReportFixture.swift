@@ -54,8 +54,8 @@ final class ReportFixture {
             """, [app, date, network, spend, impressions, clicks])
     }
 
-    func compute() throws {
-        guard try ComputeEngine(configuration: FunnelConfiguration()).run(connection, options: ComputeOptions(full: true)) != nil else {
+    func compute(_ configuration: FunnelConfiguration = FunnelConfiguration()) throws {
+        guard try ComputeEngine(configuration: configuration).run(connection, options: ComputeOptions(full: true)) != nil else {
             throw ComputeError("compute lock was busy")
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import FunnelCore
 @testable import FunnelReports
 import PostgresClient
 import Testing
@@ -152,6 +153,37 @@ struct ReportFromMartsTests {
         #expect(late.users == 1)
         #expect(late.conversionFromPrevious == 0.5)
         #expect(late.medianSecondsToConvert == 36_000)
+    }
+
+    @Test("a configured retention is reported: install to purchase, classic, rolling and the bracket, per network")
+    func configuredRetention() throws {
+        let f = try ReportFixture.handComputed()
+        try f.compute(try FunnelConfiguration(toml: """
+            [[retention]]
+            name = "buyers"
+            return = "purchase"
+            periods = 10
+            brackets = ["1-2"]
+            """))
+        let report = try f.report()
+        // Cohort 03-01 of 4: a1's purchase is on day 0 (the cohort itself), p2's on day 2.
+        func rate(_ measure: String, _ period: Int, network: String = "all") -> Double?? {
+            report.customRetention.first {
+                $0.retention == "buyers" && $0.network == network && $0.measure == measure && $0.firstPeriod == period
+            }.map(\.rate)
+        }
+        #expect(rate("classic", 1) == .some(0))
+        #expect(rate("classic", 2) == .some(0.25))
+        #expect(rate("rolling", 1) == .some(0.25))
+        #expect(rate("bracket", 1) == .some(0.25))
+        #expect(rate("classic", 2, network: "pixelreach") == .some(0.5))
+        #expect(rate("classic", 2, network: "adnova") == .some(0))
+        let text = TextRenderer.render(report)
+        #expect(text.contains("RETENTION DEFINITIONS"))
+        #expect(text.contains("buyers"))
+        #expect(text.split(separator: "\n").allSatisfy { $0.count <= 100 })
+        let csv = try #require(CSVRenderer.render(report).first { $0.name == "custom_retention.csv" })
+        #expect(csv.contents.contains("buyers,all,classic,2,2,1,4,1,0.25"))
     }
 
     @Test("friction is reported as not computed while the app has no friction results (no ux telemetry)")

@@ -17,8 +17,9 @@ public enum FunnelExecutable {
     }
 
     /// Runs `funnel arguments...` with extra environment variables, waiting for it to exit.
-    public static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Outcome {
-        let process = try start(arguments, environment: environment)
+    public static func run(_ arguments: [String], environment: [String: String] = [:],
+                           currentDirectory: URL? = nil) throws -> Outcome {
+        let process = try start(arguments, environment: environment, currentDirectory: currentDirectory)
         let stdout = (process.standardOutput as! Pipe).fileHandleForReading
         let stderr = (process.standardError as! Pipe).fileHandleForReading
         let collected = Locked<(Data, Data)>((Data(), Data()))
@@ -41,11 +42,14 @@ public enum FunnelExecutable {
                        stderr: String(decoding: err, as: UTF8.self))
     }
 
-    /// Starts `funnel arguments...` without waiting; its stdout and stderr are pipes.
-    public static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> Process {
+    /// Starts `funnel arguments...` without waiting (in `currentDirectory` when given); its stdout
+    /// and stderr are pipes.
+    public static func start(_ arguments: [String], environment: [String: String] = [:],
+                             currentDirectory: URL? = nil) throws -> Process {
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
+        if let currentDirectory { process.currentDirectoryURL = currentDirectory }
         var merged = ProcessInfo.processInfo.environment
         for variable in ["DATABASE_URL", "PGHOST", "PGHOSTADDR", "PGPORT", "PGDATABASE", "PGUSER", "PGSERVICE"] {
             merged[variable] = nil

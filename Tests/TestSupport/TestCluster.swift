@@ -1,5 +1,6 @@
 public import Foundation
 import FunnelCompute
+import Logging
 public import PostgresClient
 
 /// The one real PostgreSQL server the whole test run shares: the embedded cluster in a temporary
@@ -12,6 +13,7 @@ public enum TestCluster {
     }
 
     private static let sharedCluster: Result<EmbeddedCluster, any Error> = Result {
+        quietLogs()
         let directory = try makeTemporaryDirectory(prefix: "funnel-test-cluster")
         let cluster = EmbeddedCluster(directory: directory)
         try cluster.start()
@@ -43,10 +45,41 @@ public enum TestCluster {
         return settings
     }
 
+    /// Logs at warning and above only: the tests' migrations and cluster starts would otherwise
+    /// print thousands of info lines. Done once, before the first cluster start.
+    private static func quietLogs() {
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = .warning
+            return handler
+        }
+    }
+
+    /// `/tmp/funnel-tests-PID`: every temporary directory of this test process is made in it, and
+    /// it is removed when the process exits (after the shared cluster stops), so a test that does
+    /// not clean up after itself leaves nothing behind. Folders of test processes that died
+    /// without exiting are removed on the way.
+    private static let temporaryRoot: Result<URL, any Error> = Result {
+        let tmp = URL(fileURLWithPath: "/tmp")
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: tmp.path)) ?? []
+        where name.hasPrefix("funnel-tests-") {
+            if let pid = Int32(name.dropFirst("funnel-tests-".count)), kill(pid, 0) != 0, errno == ESRCH {
+                try? FileManager.default.removeItem(at: tmp.appending(path: name))
+            }
+        }
+        let root = tmp.appending(path: "funnel-tests-\(getpid())")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o755])
+        atexit {
+            if case .success(let root) = TestCluster.temporaryRoot { try? FileManager.default.removeItem(at: root) }
+        }
+        return root
+    }
+
     /// A temporary directory that postgres (run as the `postgres` account when we are root)
-    /// can traverse.
+    /// can traverse, inside this process's `temporaryRoot`.
     public static func makeTemporaryDirectory(prefix: String) throws -> URL {
-        let directory = URL(fileURLWithPath: "/tmp").appending(path: "\(prefix)-\(UUID().uuidString.prefix(8))")
+        let directory = try temporaryRoot.get().appending(path: "\(prefix)-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o755])
         return directory

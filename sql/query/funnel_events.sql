@@ -1,5 +1,7 @@
 -- funnel_events: the events one funnel query reads, each tagged with the steps and exclusions
--- (matchers) it satisfies, in user and time order, for the funnel evaluator to walk user by user.
+-- (matchers) it satisfies, for the funnel evaluator to walk user by user. Unsorted: the runner
+-- groups the rows by user and orders each user's events by time itself; only the few users whose
+-- events at one instant differ are read again in order (funnel_tied_users.sql).
 -- A template: the query runner fills the matches placeholder (a bit per matcher: the event name
 -- and every property filter of that matcher, as parameter placeholders only), the breakdown
 -- placeholder (the breakdown value's expression, or null), the names placeholder (the event-name
@@ -7,8 +9,8 @@
 -- placeholder (funnel_people_join.sql, only for a breakdown by a person property) and the scope
 -- placeholder (compute: a join keeping the users of the cohorts being computed, scope_installs)
 -- and the interval placeholder (funnel trends: the start of the event's day, week or month, UTC,
--- in microseconds; null otherwise). Property keys and values are always parameters, never
--- text in the statement.
+-- in microseconds; null otherwise) and the tied placeholder (empty, or funnel_tied_users.sql).
+-- Property keys and values are always parameters, never text in the statement.
 -- Grain: one row per event of the app in the time range that satisfies a matcher (every event,
 -- for strict funnels). Inputs: $1 app_id (null: every app), $2 the earliest time read (microseconds since 1970, or
 -- null: from the start), $3 the end of the time range (exclusive, microseconds), further
@@ -17,7 +19,7 @@
 -- scope_installs (compute).
 select e.app_id,
        e.user_id,
-       (extract(epoch from e.occurred_at) * 1000000)::bigint as micros,
+       e.occurred_at,
        {{matches}} as matches,
        {{breakdown}} as breakdown,
        {{interval}} as interval_start
@@ -28,4 +30,4 @@ where ($1::text is null or e.app_id = $1::text)
   and ($2::bigint is null or e.occurred_at >= to_timestamp($2::bigint / 1000000.0))
   and e.occurred_at < to_timestamp($3::bigint / 1000000.0)
   {{names}}
-order by e.app_id, e.user_id, e.occurred_at, e.kind, e.event_id
+  {{tied}}

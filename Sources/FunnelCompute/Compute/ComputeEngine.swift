@@ -169,6 +169,7 @@ public struct ComputeEngine: Sendable {
         // User-defined funnels read the raw events of every delta user; then the facts: most
         // updated in place, the general users' derived again from their state and onboarding.
         try timed("int_user_funnel_steps") { try evaluateCustomFunnels(connection) }
+        try timed("int_user_retention") { try evaluateCustomRetention(connection) }
         for step in ["delta_fast_facts", "scope_onboarding", "int_user_facts", "int_user_facts_inviters"] {
             try timed(step) { try connection.execute(SQLCatalog.text("compute/\(step).sql")) }
         }
@@ -209,6 +210,7 @@ public struct ComputeEngine: Sendable {
             try connection.execute(SQLCatalog.text("compute/int_user_facts_inviters.sql"))
         }
         try timed("int_user_funnel_steps") { try evaluateCustomFunnels(connection) }
+        try timed("int_user_retention") { try evaluateCustomRetention(connection) }
         // The rollups group hundreds of thousands of rows by six or seven keys: hashing them took
         // half the time of the sort-based plan the planner picks on its own (measured at 1M events).
         // Only for this step: elsewhere, plans without sorts were far worse.
@@ -268,6 +270,7 @@ public struct ComputeEngine: Sendable {
         for step in ["fct_funnel_top", "fct_kfactor", "fct_funnel", "fct_funnel_breakdown"] {
             try timed(step) { try connection.execute(SQLCatalog.text("compute/\(step).sql")) }
         }
+        try timed("fct_custom_retention") { try buildCustomRetention(connection) }
         try timed("fct_ltv_models") { try projectLTV(connection) }
         try timed("fct_networks") { try connection.execute(SQLCatalog.text("compute/fct_networks.sql")) }
         try timed("fct_spend_response") { try buildSpendResponse(connection) }

@@ -37,6 +37,16 @@ import Foundation
 /// window_days = 7               # counted from the first step
 /// exclude = ["purchase"]        # optional exclusion events
 /// breakdown = "plan"            # optional: by an event (or, breakdown_type = "person", user) property
+///
+/// [[retention]]                 # any number of retentions over any events (docs/retention.md)
+/// name = "pro_buyers"
+/// start = "onboarding_complete where plan = pro"   # default "install"
+/// return = "purchase where revenue > 5"           # default "app_open"
+/// cohorts = "first_time"        # or "recurring"
+/// period = "week"               # "day" (by day_rule), "week" (from Sunday) or "month"
+/// periods = 8                   # the last period computed
+/// min_occurrences = 2           # return events needed in a period
+/// brackets = ["1-2", "3-4"]     # bracket ranges of periods (default none)
 /// ```
 extension FunnelConfiguration {
     /// Where compute looks for the configuration when `--config` is not given, in order:
@@ -69,6 +79,7 @@ extension FunnelConfiguration {
         self.init()
         let document = try TOMLSubset(parsing: text)
         var funnelIndex = 0
+        var retentionIndex = 0
         for table in document.tables {
             var reader = TableReader(table: table)
             switch table.name {
@@ -89,6 +100,10 @@ extension FunnelConfiguration {
             case "regular_user":
                 regularOpens = try reader.integer("opens", in: 1...1000) ?? regularOpens
                 regularDays = try reader.integer("days", in: 1...365) ?? regularDays
+            case "retention" where table.isArrayEntry:
+                reader.prefix = "retention[\(retentionIndex)]"
+                retentions.append(try reader.retention())
+                retentionIndex += 1
             case "retention":
                 retentionBrackets = try reader.brackets("brackets") ?? retentionBrackets
             case "ltv":
@@ -106,7 +121,7 @@ extension FunnelConfiguration {
                 funnelIndex += 1
             default:
                 throw ConfigurationError(line: table.line, key: table.name,
-                                         message: "unknown table; expected one of funnel, regular_user, retention, ltv, kfactor, verdict, [[funnels]]")
+                                         message: "unknown table; expected one of funnel, regular_user, retention, ltv, kfactor, verdict, [[funnels]], [[retention]]")
             }
             try reader.rejectUnusedKeys()
         }
@@ -120,6 +135,10 @@ extension FunnelConfiguration {
         for (index, funnel) in funnels.enumerated() where !names.insert(funnel.name).inserted {
             throw ConfigurationError(key: "funnels[\(index)].name",
                                      message: "\"\(funnel.name)\" is used twice (or is the reserved name \"default\"); funnel names are unique")
+        }
+        var retentionNames: Set<String> = []
+        for (index, retention) in retentions.enumerated() where !retentionNames.insert(retention.name).inserted {
+            throw ConfigurationError(key: "retention[\(index)].name", message: "\"\(retention.name)\" is used twice; retention names are unique")
         }
     }
 }
@@ -317,6 +336,40 @@ private struct TableReader {
         }
         if let problem = spec.problem() { throw ConfigurationError(line: table.line, key: dotted("steps"), message: problem) }
         return FunnelDefinition(name: name, spec: spec)
+    }
+
+    mutating func retention() throws(ConfigurationError) -> RetentionDefinition {
+        guard let name = try nonEmptyString("name") else {
+            throw ConfigurationError(line: table.line, key: dotted("name"), message: "every [[retention]] entry needs a name")
+        }
+        func matcher(_ key: String, _ fallback: String) throws(ConfigurationError) -> EventMatcher {
+            let text = try nonEmptyString(key) ?? fallback
+            do {
+                var matcher = try FunnelSyntax.matcher(text)
+                matcher.events = matcher.events.map(FunnelDefinition.eventName)
+                return matcher
+            } catch {
+                throw self.error(key, error.description)
+            }
+        }
+        var definition = RetentionDefinition(name: name, start: try matcher("start", "install"),
+                                             returning: try matcher("return", "app_open"))
+        if let text = try string("cohorts") {
+            guard let parsed = RetentionCohortType(rawValue: text) else {
+                throw error("cohorts", "expected \"first_time\" or \"recurring\", got \"\(text)\"")
+            }
+            definition.cohortType = parsed
+        }
+        if let text = try string("period") {
+            guard let parsed = RetentionPeriod(rawValue: text) else {
+                throw error("period", "expected \"day\", \"week\" or \"month\", got \"\(text)\"")
+            }
+            definition.period = parsed
+        }
+        definition.periods = try integer("periods", in: 1...3650) ?? (definition.period == .day ? 30 : 12)
+        definition.minOccurrences = try integer("min_occurrences", in: 1...1_000_000) ?? 1
+        definition.brackets = try brackets("brackets") ?? []
+        return definition
     }
 
     func rejectUnusedKeys() throws(ConfigurationError) {

@@ -37,6 +37,8 @@ public struct FunnelConfiguration: Sendable, Equatable {
     public var minPayers = 10
     /// User-defined funnels, in file order.
     public var funnels: [FunnelDefinition] = []
+    /// User-defined retentions (`[[retention]]`), in file order.
+    public var retentions: [RetentionDefinition] = []
 
     /// The defaults of every key.
     public init() {}
@@ -56,6 +58,7 @@ public struct FunnelConfiguration: Sendable, Equatable {
             "brackets=\(retentionBrackets.map { "\($0.lowerBound)-\($0.upperBound)" }.joined(separator: ","))",
         ]
         for funnel in funnels { parts.append(funnel.fingerprint) }
+        for retention in retentions { parts.append("retention=\(retention.name):" + retention.spec(timeZone: timeZone, dayRule: dayRule).fingerprint) }
         return parts.joined(separator: ";")
     }
 }

@@ -26,6 +26,8 @@ public struct TOMLTable: Sendable, Equatable {
     public var values: [String: TOMLValue] = [:]
     public var keyLines: [String: Int] = [:]
     public var keyOrder: [String] = []
+    /// An entry of a `[[name]]` array of tables (not a `[name]` table).
+    public var isArrayEntry = false
 }
 
 /// A parser for the small TOML subset funnel.toml needs: `[table]` and `[[array-of-tables]]`
@@ -61,6 +63,7 @@ public struct TOMLSubset: Sendable {
                 try Self.checkName(name, line: lineNumber)
                 tables.append(current)
                 current = TOMLTable(name: name, line: lineNumber)
+                current.isArrayEntry = true
                 continue
             }
             if line.hasPrefix("[") {

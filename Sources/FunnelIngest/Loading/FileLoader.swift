@@ -52,7 +52,7 @@ public final class FileLoader {
         let clock = ContinuousClock()
         let started = clock.now
         var staged = try stage(file, options: options, shouldStop: shouldStop, progress: progress)
-        connection.logger.debug("file staged", metadata: ["file.path": "\(file.path)", "load.seconds": "\(clock.now - started)"])
+        connection.logger.debug("file staged", metadata: ["file.path": "\(file.path)", "load.seconds": .string((clock.now - started).secondsText)])
         if shouldStop() { throw LoadInterruption.stopRequested }
         // Partitions are created before, not inside, the merge transaction: creating one locks
         // its parent until commit, and empty partitions are harmless if this load then fails.
@@ -80,7 +80,7 @@ public final class FileLoader {
                 let mergeStarted = clock.now
                 loaded += try connection.query(Self.mergeStatement(for: kind), [file.fileID])
                     .scalar(Int.self)
-                connection.logger.debug("kind merged", metadata: ["load.kind": "\(kind.rawValue)", "load.seconds": "\(clock.now - mergeStarted)"])
+                connection.logger.debug("kind merged", metadata: ["load.kind": "\(kind.rawValue)", "load.seconds": .string((clock.now - mergeStarted).secondsText)])
             }
             if staged.counts.rejected > 0 {
                 try connection.query(SQLCatalog.text("ingest/insert_rejects.sql"), [file.fileID, file.path])

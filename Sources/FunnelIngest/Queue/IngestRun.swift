@@ -143,8 +143,14 @@ public struct IngestRun: Sendable {
                 return FileReport(path: path, kind: status.kind, status: .loadedElsewhere, counts: FileLoadCounts(), fileID: fileID,
                                   message: "loaded by another run (worker \(status.worker ?? "unknown")) while this run waited for it")
             }
-            return FileReport(path: path, kind: status.kind, status: FileReport.Status(rawValue: status.state.rawValue) ?? .failed,
-                              counts: status.counts, fileID: fileID, message: status.message)
+            let state = FileReport.Status(rawValue: status.state.rawValue) ?? .failed
+            // A file with no rows loads (there is nothing wrong in it) but is worth a word: an
+            // export that came out empty usually means a broken export job.
+            let empty = state == .loaded && status.counts.rowsRead == 0
+            return FileReport(path: path, kind: status.kind, status: state, counts: status.counts, fileID: fileID,
+                              message: empty ? (status.counts.lines.lines == 0 ? "empty file: no header and no rows; check the export that wrote it"
+                                                                             : "no rows, only a header; check the export that wrote it")
+                                             : status.message)
         }
     }
 

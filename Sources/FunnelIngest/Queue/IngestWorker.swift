@@ -101,7 +101,7 @@ public final class IngestWorker {
             logger.info("file loaded", metadata: [
                 "file.path": "\(file.path)", "load.rows": "\(counts.rowsLoaded)",
                 "load.duplicates": "\(counts.duplicates)", "load.rejected": "\(counts.rejected)",
-                "load.seconds": "\(elapsed)",
+                "load.seconds": .string(elapsed.secondsText),
             ])
         } catch let refusal as FileRefusal {
             conclude(file, state: .refused, message: refusal.description)
@@ -141,5 +141,14 @@ public final class IngestWorker {
             logger.error("could not put the file back on the queue; it is taken over when its lease expires",
                          metadata: ["file.path": "\(file.path)", "db.error": "\(error)"])
         }
+    }
+}
+
+extension Duration {
+    /// The duration as a plain number of seconds ("0.026"), for log keys that already name the
+    /// unit (`load.seconds`).
+    var secondsText: String {
+        let (whole, attoseconds) = components
+        return String(format: "%.3f", Double(whole) + Double(attoseconds) / 1e18)
     }
 }

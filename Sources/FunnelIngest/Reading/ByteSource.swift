@@ -76,7 +76,11 @@ final class ByteSource {
         case .gzip(let file):
             let n = gzread(file, destination, UInt32(min(count, Int(Int32.max))))
             var code: Int32 = 0
-            let message = gzerror(file, &code).map { String(cString: $0) } ?? "inflate failed"
+            // zlib names a descriptor-opened stream "<fd:N>" in its messages; the caller names the file.
+            var message = gzerror(file, &code).map { String(cString: $0) } ?? "inflate failed"
+            if message.hasPrefix("<fd:"), let end = message.firstIndex(of: ">"), message[end...].hasPrefix(">: ") {
+                message = String(message[message.index(end, offsetBy: 3)...])
+            }
             // A truncated stream reads to its end and then reports Z_BUF_ERROR, not n < 0.
             if n < 0 || (n == 0 && code != Z_OK && code != Z_STREAM_END) {
                 throw .badGzip(message.isEmpty ? "inflate failed" : message)

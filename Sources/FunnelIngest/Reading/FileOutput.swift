@@ -5,21 +5,21 @@ import Darwin
 #endif
 
 /// A minimal file writer for the benchmark's sample data (the reader itself never writes).
-final class FileOutput {
+package final class FileOutput {
     struct Failure: Error, CustomStringConvertible {
         var description: String
     }
 
     private var fd: Int32
 
-    init(path: String) throws {
+    package init(path: String) throws {
         fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard fd >= 0 else { throw Failure(description: "\(path): \(String(cString: strerror(errno)))") }
     }
 
     deinit { close() }
 
-    func write(_ bytes: [UInt8]) throws {
+    package func write(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeBytes { systemWrite(fd, $0.baseAddress! + offset, bytes.count - offset) }
@@ -28,7 +28,7 @@ final class FileOutput {
         }
     }
 
-    func close() {
+    package func close() {
         if fd >= 0 { systemClose(fd) }
         fd = -1
     }

@@ -1,3 +1,4 @@
+import FunnelCalendar
 public import FunnelCore
 public import Foundation
 

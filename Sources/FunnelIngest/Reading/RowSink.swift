@@ -1,3 +1,4 @@
+import FunnelCalendar
 public import FunnelCore
 
 /// What one ``InputFileReader/readBatch(maxRows:into:)`` call produced: each kind's COPY text
@@ -40,7 +41,7 @@ public struct RowSink: Sendable {
         let day = CivilTime.floorDiv(micros, 86_400_000_000)
         guard day != lastDay[ordinal] else { return }
         lastDay[ordinal] = day
-        let civil = CivilTime.civil(days: day)
+        let civil = CivilTime.civil(fromDays: Int(day))
         months[ordinal].insert(Int32(civil.year * 12 + civil.month - 1))
     }
 

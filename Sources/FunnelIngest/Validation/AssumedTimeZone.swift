@@ -1,3 +1,4 @@
+import FunnelCalendar
 import Foundation
 
 /// The zone given with `--assume-tz` for timestamps that carry none: a fixed UTC offset

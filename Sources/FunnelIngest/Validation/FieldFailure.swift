@@ -60,7 +60,7 @@ extension FieldFailure {
         case .notTimestamp:
             return "\(name): \(shown) is not a timestamp (use RFC 3339 like 2024-05-01T10:00:00Z or Unix epoch milliseconds)"
         case .notCalendarTime: return "\(name): \(shown) is not a valid date and time"
-        case .tooEarly: return "\(name): \(shown) is before 2000-01-01"
+        case .tooEarly: return "\(name): \(shown) is before 1970-01-01 (the Unix epoch, the earliest date funnel accepts)"
         case .epochSeconds:
             return "\(name): \(shown) looks like Unix epoch seconds; epoch timestamps must be in milliseconds"
         case .tooLate: return "\(name): \(shown) is more than 2 days in the future"

@@ -1,8 +1,9 @@
+import FunnelCalendar
 /// Parses input timestamps to microseconds since the epoch (UTC) and writes them back in
 /// PostgreSQL's `YYYY-MM-DD HH:MM:SS[.ffffff]+00` form. Hand-written over bytes: it runs for
 /// every row.
 struct TimestampParser {
-    /// Accepted instants: [2000-01-01, latestMicros].
+    /// Accepted instants: [1970-01-01, latestMicros].
     let latestMicros: Int64
     var zone: ZoneConverter?
 
@@ -31,14 +32,16 @@ struct TimestampParser {
             case .failure(let failure): return .failure(failure)
             }
         }
-        if micros < CivilTime.earliestMicros {
+        // Epoch seconds read as milliseconds land in the first weeks of 1970: a number that is in
+        // range as seconds is taken for seconds and refused with its own reason.
+        if Self.epochMillis(p) != nil {
             let asSeconds = micros.multipliedReportingOverflow(by: 1000)
             if !asSeconds.overflow, asSeconds.partialValue >= CivilTime.earliestMicros,
-               asSeconds.partialValue <= latestMicros, Self.epochMillis(p) != nil {
+               asSeconds.partialValue <= latestMicros {
                 return .failure(.epochSeconds)
             }
-            return .failure(.tooEarly)
         }
+        if micros < CivilTime.earliestMicros { return .failure(.tooEarly) }
         if micros > latestMicros { return .failure(.tooLate) }
         return .success(micros)
     }
@@ -82,7 +85,7 @@ struct TimestampParser {
         guard month >= 1 && month <= 12, day >= 1, day <= CivilTime.daysInMonth(year, month),
               hour <= 23, minute <= 59, second <= 59
         else { return .failure(.notCalendarTime) }
-        let local = CivilTime.days(year: year, month: month, day: day) * 86_400
+        let local = Int64(CivilTime.days(year: year, month: month, day: day)) * 86_400
             + Int64(hour * 3600 + minute * 60 + second)
         let offset: Int64
         if i == n {
@@ -121,7 +124,7 @@ struct TimestampParser {
         guard month >= 1 && month <= 12, day >= 1, day <= CivilTime.daysInMonth(year, month) else {
             return .failure(.notDate)
         }
-        let days = CivilTime.days(year: year, month: month, day: day)
+        let days = Int64(CivilTime.days(year: year, month: month, day: day))
         if days * 86_400 * 1_000_000 < CivilTime.earliestMicros { return .failure(.tooEarly) }
         if days * 86_400 * 1_000_000 > latestMicros { return .failure(.tooLate) }
         return .success(days)
@@ -129,9 +132,9 @@ struct TimestampParser {
 }
 
 /// Writes dates and times in the forms PostgreSQL's COPY text input reads.
-enum TimestampWriter {
+package enum TimestampWriter {
     @inline(__always)
-    static func appendDigits(_ value: Int, count: Int, to out: inout [UInt8]) {
+    package static func appendDigits(_ value: Int, count: Int, to out: inout [UInt8]) {
         var divisor = 1
         for _ in 1..<count { divisor *= 10 }
         var v = value
@@ -143,8 +146,8 @@ enum TimestampWriter {
     }
 
     /// `YYYY-MM-DD`.
-    static func appendDate(days: Int64, to out: inout [UInt8]) {
-        let (y, m, d) = CivilTime.civil(days: days)
+    package static func appendDate(days: Int64, to out: inout [UInt8]) {
+        let (y, m, d) = CivilTime.civil(fromDays: Int(days))
         appendDigits(y, count: 4, to: &out)
         out.append(0x2d)
         appendDigits(m, count: 2, to: &out)
@@ -153,7 +156,7 @@ enum TimestampWriter {
     }
 
     /// `YYYY-MM-DD HH:MM:SS[.ffffff]+00`.
-    static func appendTimestamp(micros: Int64, to out: inout [UInt8]) {
+    package static func appendTimestamp(micros: Int64, to out: inout [UInt8]) {
         let seconds = CivilTime.floorDiv(micros, 1_000_000)
         let fraction = Int(micros - seconds * 1_000_000)
         let days = CivilTime.floorDiv(seconds, 86_400)

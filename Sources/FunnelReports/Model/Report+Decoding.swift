@@ -88,6 +88,15 @@ extension RetentionBracketRow {
     }
 }
 
+extension CustomRetentionRow {
+    init(_ row: PostgresRow) throws {
+        self.init(retention: try row.text("retention"), network: try row.text("network"), measure: try row.text("measure"),
+                  firstPeriod: try row.int("first_period"), lastPeriod: try row.int("last_period"),
+                  cohorts: try row.int("cohorts"), cohortSize: try row.int("cohort_size"), retained: try row.int("retained"),
+                  rate: try row.number("rate"))
+    }
+}
+
 extension RegularUsersRow {
     init(_ row: PostgresRow) throws {
         self.init(network: try row.text("network"), cohorts: try row.int("cohorts"), cohortSize: try row.int("cohort_size"),

@@ -21,6 +21,8 @@ public struct Report: Sendable, Codable, Equatable {
     public var retention: [RetentionRow]
     public var retentionSummary: [RetentionSummaryRow]
     public var retentionBrackets: [RetentionBracketRow]
+    /// The configured retentions (`[[retention]]`), pooled per period and bracket.
+    public var customRetention: [CustomRetentionRow]
     public var regularUsers: [RegularUsersRow]
     public var ltv: [LTVRow]
     public var ltvModels: [LTVModelRow]
@@ -34,7 +36,7 @@ public struct Report: Sendable, Codable, Equatable {
     /// An empty report (the zero state) with the given scope.
     public static func empty(scope: ReportScopeInfo) -> Report {
         Report(scope: scope, hasData: false, networks: [], funnel: [], funnelTop: [], retention: [],
-               retentionSummary: [], retentionBrackets: [], regularUsers: [], ltv: [], ltvModels: [], cpi: [],
+               retentionSummary: [], retentionBrackets: [], customRetention: [], regularUsers: [], ltv: [], ltvModels: [], cpi: [],
                cpiTotals: [], kfactor: [], friction: FrictionSection(status: .notComputed, rows: []))
     }
 
@@ -46,6 +48,7 @@ public struct Report: Sendable, Codable, Equatable {
         case retention
         case retentionSummary = "retention_summary"
         case retentionBrackets = "retention_brackets"
+        case customRetention = "custom_retention"
         case regularUsers = "regular_users"
         case ltv
         case ltvModels = "ltv_models"
@@ -74,8 +77,11 @@ public struct ReportScopeInfo: Sendable, Codable, Equatable {
     public var notes: [String]
     /// Commands to run next (the zero state, or data loaded but not computed).
     public var nextSteps: [String]
+    /// The configuration the data was computed under (nil before the first compute).
+    public var configuration: ReportConfiguration?
 
     private enum CodingKeys: String, CodingKey {
+        case configuration
         case app, apps, from, to, breakdowns
         case dayRule = "day_rule"
         case dayRuleLabel = "day_rule_label"
@@ -159,6 +165,23 @@ public struct RetentionSummaryRow: Sendable, Codable, Equatable {
 }
 
 /// Retention over a range of days (active at least once in it).
+/// One pooled value of a configured retention (custom_retention.csv): classic or rolling
+/// retention in one period (first = last), or a bracket of periods.
+public struct CustomRetentionRow: Sendable, Codable, Equatable {
+    public var retention, network, measure: String
+    public var firstPeriod, lastPeriod, cohorts, cohortSize, retained: Int
+    public var rate: Double?
+
+    private enum CodingKeys: String, CodingKey {
+        case retention, network, measure
+        case firstPeriod = "first_period"
+        case lastPeriod = "last_period"
+        case cohorts
+        case cohortSize = "cohort_size"
+        case retained, rate
+    }
+}
+
 public struct RetentionBracketRow: Sendable, Codable, Equatable {
     public var network, bracket: String
     public var firstDay, lastDay, cohorts, cohortSize, retained: Int

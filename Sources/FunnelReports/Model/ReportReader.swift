@@ -1,4 +1,5 @@
 import Foundation
+public import FunnelCore
 import FunnelSQL
 public import PostgresClient
 
@@ -8,6 +9,11 @@ public struct ReportReader {
 
     public init(connection: PostgresConnection) {
         self.connection = connection
+    }
+
+    /// The apps with computed data, most installs first.
+    public func apps() throws -> [String] {
+        try connection.query(SQLCatalog.text("reports/apps.sql")).map { try $0.decode(String.self, column: "app_id") }
     }
 
     /// The report for `request`; an empty database gives the zero state, not an error.
@@ -25,8 +31,10 @@ public struct ReportReader {
             computedAt: try appRow?.decode(String?.self, column: "computed_at"),
             notes: request.notes, nextSteps: [])
         if appIDs.count > 1, let chosen {
-            scope.notes.insert("\(appIDs.count) apps have data; this report shows \(chosen) (choose with --app).", at: 0)
+            scope.notes.insert("\(appIDs.count) apps have data (\(appIDs.joined(separator: ", "))); this report shows \(chosen), "
+                + "and each has its own (funnel report --app APP).", at: 0)
         }
+        scope.configuration = try configuration()
         guard let app = chosen, appRow != nil else {
             if let missing = request.app, !appIDs.isEmpty {
                 scope.nextSteps = ["No computed data for app \(missing); apps with data: \(appIDs.joined(separator: ", "))."]
@@ -51,6 +59,7 @@ public struct ReportReader {
         report.retention = try rows("retention", [app, request.from, request.to, byNetwork], RetentionRow.init)
         report.retentionSummary = try rows("retention_summary", [app], RetentionSummaryRow.init)
         report.retentionBrackets = try rows("retention_brackets", [app], RetentionBracketRow.init)
+        report.customRetention = try rows("custom_retention", [app], CustomRetentionRow.init)
         report.regularUsers = try rows("regular_users", [app], RegularUsersRow.init)
         report.ltv = try rows("ltv", [app], LTVRow.init)
         report.ltvModels = try rows("ltv_models", [app], LTVModelRow.init)
@@ -66,6 +75,14 @@ public struct ReportReader {
         report.hasData = !report.networks.isEmpty || !report.funnel.isEmpty || !report.cpi.isEmpty
         if !report.hasData { report.scope.nextSteps = try zeroStateSteps() }
         return report
+    }
+
+    /// The configuration the last compute ran under, when one was recorded.
+    private func configuration() throws -> ReportConfiguration? {
+        guard let row = try connection.query(SQLCatalog.text("reports/configuration.sql")).rows.first else { return nil }
+        let settings = try JSONDecoder().decode([ConfigurationSetting].self, from: Data(try row.decode(String.self, column: "settings").utf8))
+        return ReportConfiguration(source: try row.decode(String?.self, column: "source"), settings: settings,
+                                   recordedAt: try row.decode(String.self, column: "recorded_at"))
     }
 
     private func rows<T>(_ name: String, _ parameters: [(any PostgresEncodable)?],

@@ -1,4 +1,5 @@
 import Foundation
+import FunnelCore
 
 /// Writes the CSV files of docs/reports.md ("CSV files"): RFC 4180 (CRLF line ends, quotes
 /// doubled), a header row, rates as fractions, immature or undefined values as empty cells, money
@@ -32,6 +33,13 @@ public enum CSVRenderer {
                  [.text($0.mode), .text($0.cohortDate), .text($0.network), .integer($0.cohortSize), .integer($0.day),
                   .integer($0.retained), .number($0.rate)]
              }),
+            ("custom_retention.csv", ["retention", "network", "measure", "first_period", "last_period", "cohorts",
+                                      "cohort_size", "retained", "rate"],
+             report.customRetention.map {
+                 [.text($0.retention), .text($0.network), .text($0.measure), .integer($0.firstPeriod),
+                  .integer($0.lastPeriod), .integer($0.cohorts), .integer($0.cohortSize), .integer($0.retained),
+                  .number($0.rate)]
+             }),
             ("ltv.csv", ["network", "day", "installs", "revenue", "ltv", "projected", "ltv_low", "ltv_high",
                          "cohorts", "spend", "roas"],
              report.ltv.map {
@@ -60,7 +68,8 @@ public enum CSVRenderer {
              report.friction.rows.map {
                  [.text($0.screen), .text($0.frictionType), .integer($0.usersHit), .integer($0.usersNotHit),
                   .number($0.dropoffHit), .number($0.dropoffNotHit), .number($0.relativeRisk), .number($0.pValue),
-                  .number($0.usersLost), .boolean($0.flagged), .number($0.qValue), .integer($0.rank)]
+                  .integer($0.usersLost.flatMap { $0.isFinite ? Int($0.rounded()) : nil }), .boolean($0.flagged),
+                  .number($0.qValue), .integer($0.rank)]
              }),
             ("networks.csv", ["network", "installs", "paid_installs", "spend", "cpi", "ltv_d7", "ltv_d30",
                               "ltv_projected_d180", "roas_d7", "roas_d30", "payback_day", "k_factor", "verdict",
@@ -72,6 +81,11 @@ public enum CSVRenderer {
                   .text($0.verdict), .text($0.reason), .money($0.ltvD180Low), .money($0.ltvD180High),
                   .text($0.paybackBasis ?? "")]
              }),
+            ("configuration.csv", ["key", "value"],
+             report.scope.configuration.map { configuration in
+                 [[.text("source"), .text(configuration.source ?? "")], [.text("computed_at"), .text(configuration.recordedAt)]]
+                     + configuration.settings.map { [.text($0.key), .text($0.value)] }
+             } ?? []),
         ] + spendResponseTables(report)
     }
 

@@ -83,6 +83,13 @@ enum Formatting {
         }
     }
 
+    /// A count of users estimated as a fraction (users lost), as a whole number of users: the
+    /// text, HTML and CSV all round it this way (half away from zero).
+    static func wholeUsers(_ value: Double?) -> String {
+        guard let value, value.isFinite else { return missing }
+        return grouped(Int(value.rounded()))
+    }
+
     static func pValue(_ value: Double?) -> String {
         guard let value else { return missing }
         return value < 0.001 ? "<0.001" : String(format: "%.3f", value)

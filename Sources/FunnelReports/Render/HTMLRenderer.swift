@@ -1,4 +1,5 @@
 import Foundation
+import FunnelCore
 
 /// The HTML report: one self-contained file (inline CSS and SVG, no external fetches), fluid
 /// widths for laptops and phones, every chart with a `<title>` and an `aria-label`, and colours
@@ -12,7 +13,14 @@ public enum HTMLRenderer {
         }
         if let through = report.scope.dataThroughDate { facts.append("data through \(through)") }
         if let computed = report.scope.computedAt { facts.append("computed \(computed)") }
-        body += "<p class=\"meta\">\(escape(facts.joined(separator: " · ")))</p></header>"
+        body += "<p class=\"meta\">\(escape(facts.joined(separator: " · ")))</p>"
+        if let configuration = report.scope.configuration {
+            let main = [("time zone", "time_zone"), ("day rule", "day_rule"), ("revenue share", "revenue_share")]
+                .compactMap { label, key in configuration.value(key).map { "\(label) \($0)" } }
+            body += "<p class=\"meta\">Computed under \(escape(configuration.sourceLabel)): \(escape(main.joined(separator: ", "))) "
+                + "(every setting under Configuration).</p>"
+        }
+        body += "</header>"
         if !report.hasData {
             body += "<section><h2>No data to report yet</h2>"
                 + report.scope.nextSteps.map { "<p>\(escape($0))</p>" }.joined() + "</section>"
@@ -44,6 +52,14 @@ public enum HTMLRenderer {
                         [$0.network, "D\($0.day)", String($0.cohorts), Formatting.grouped($0.cohortSize),
                          Formatting.grouped($0.retained), Formatting.percent($0.rate)]
                     }))
+        let custom = report.customRetention.filter { $0.network == "all" && $0.measure != "rolling" && $0.lastPeriod > 0 }
+        if !custom.isEmpty {
+            body += section("Retention definitions", table(["retention", "measure", "periods", "cohorts", "users", "retained", "rate"],
+                custom.map {
+                    [$0.retention, $0.measure, $0.firstPeriod == $0.lastPeriod ? "P\($0.firstPeriod)" : "P\($0.firstPeriod)-\($0.lastPeriod)",
+                     String($0.cohorts), Formatting.grouped($0.cohortSize), Formatting.grouped($0.retained), Formatting.percent($0.rate)]
+                }, collapsed: custom.count > 10))
+        }
         let cpiByNetwork = Dictionary(report.networks.map { ($0.network, $0.cpi) }, uniquingKeysWith: { a, _ in a })
         let ltvNetworks = report.ltv.map(\.network).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
         body += section("LTV against CPI", "<div class=\"grid\">" + ltvNetworks.map { network in
@@ -61,17 +77,26 @@ public enum HTMLRenderer {
                 [$0.network, Formatting.grouped($0.cohortSize), Formatting.grouped($0.invitesSent), Formatting.grouped($0.viralInstalls),
                  Formatting.ratio($0.kFactor, digits: 3), Formatting.ratio($0.amplification), Formatting.money($0.cpi),
                  Formatting.money($0.viralAdjustedCpi)]
-            }))
+            }) + "<p class=\"note\">k: viral installs per cohort user. Amplification: installs per paid install once the "
+            + "invites' installs are counted, 1/(1-k). Viral-adjusted CPI = CPI / amplification.</p>")
         body += section("Onboarding friction", report.friction.status == .notComputed
             ? "<p>Not computed yet: ingest UI telemetry (ux files), then run funnel compute.</p>"
             : table(["screen", "friction", "users hit", "drop-off hit", "drop-off not hit", "relative risk", "q", "users lost", "flagged"],
                     report.friction.rows.map {
                         [$0.screen, $0.frictionType, Formatting.grouped($0.usersHit), Formatting.percent($0.dropoffHit),
                          Formatting.percent($0.dropoffNotHit), Formatting.ratio($0.relativeRisk), Formatting.pValue($0.qValue),
-                         Formatting.ratio($0.usersLost, digits: 0), $0.flagged ? "flagged" : "no"]
-                    }))
+                         Formatting.wholeUsers($0.usersLost), $0.flagged ? "flagged" : "no"]
+                    }) + "<p class=\"note\">Drop-off hit / not hit: onboarding drop-off of the users who met the friction / "
+                    + "did not. Relative risk = drop-off hit / drop-off not hit. q: the p-value adjusted for testing every "
+                    + "(screen, friction) pair at once (Benjamini-Hochberg). Users lost = users hit × (drop-off hit − drop-off "
+                    + "not hit). Flagged: relative risk above 1, q ≤ 0.05 and enough users hit.</p>")
         if !report.scope.notes.isEmpty {
             body += section("Notes", report.scope.notes.map { "<p>\(escape($0))</p>" }.joined())
+        }
+        if let configuration = report.scope.configuration {
+            body += section("Configuration", "<p class=\"note\">From \(escape(configuration.sourceLabel)), used by the compute of "
+                + "\(escape(configuration.recordedAt)).</p>"
+                + table(["setting", "value"], configuration.settings.map { [$0.key, $0.value] }))
         }
         return page(body)
     }
@@ -85,7 +110,7 @@ public enum HTMLRenderer {
         if advice.actions.isEmpty { items.append("<li>No paid network has a verdict yet.</li>") }
         for row in advice.topFriction {
             items.append("<li><strong>Friction</strong> \(escape(row.screen)) / \(escape(row.frictionType)): "
-                + "\(Formatting.ratio(row.usersLost, digits: 0)) users lost. Next: fix this screen first.</li>")
+                + "\(Formatting.wholeUsers(row.usersLost)) users lost. Next: fix this screen first.</li>")
         }
         if report.friction.status == .notComputed { items.append("<li>Friction: not computed yet.</li>") }
         return section("What to do", "<ul>" + items.joined() + "</ul><p class=\"note\">Days are counted as "

@@ -1,4 +1,5 @@
 import Foundation
+import FunnelCore
 
 /// The terminal report: at most 100 columns, the summary (what to do) first, details after.
 /// Colour (ANSI) only when asked for (stdout is a terminal); every coloured word also says its
@@ -17,6 +18,7 @@ public enum TextRenderer {
         networks(report, &out)
         funnel(report, &out)
         retention(report, &out)
+        customRetention(report, &out)
         ltv(report, &out)
         spend(report, &out)
         spendResponse(report, &out)
@@ -26,6 +28,7 @@ public enum TextRenderer {
             out.section("NOTES")
             for note in report.scope.notes { out.wrapped(note, indent: "  ", hanging: "    ") }
         }
+        configuration(report, &out)
         return out.text
     }
 
@@ -41,6 +44,29 @@ public enum TextRenderer {
         if let through = scope.dataThroughDate { facts.append("data through \(through)") }
         if let computed = scope.computedAt { facts.append("computed \(computed)") }
         if !facts.isEmpty { out.wrapped(facts.joined(separator: " | "), indent: "", hanging: "  ") }
+        if let configuration = scope.configuration {
+            let main = [("time zone", "time_zone"), ("day rule", "day_rule"), ("revenue share", "revenue_share")]
+                .compactMap { label, key in configuration.value(key).map { "\(label) \($0)" } }
+            out.wrapped("computed under \(configuration.sourceLabel): " + main.joined(separator: ", ")
+                + " (every setting under CONFIGURATION)", indent: "", hanging: "  ")
+        }
+    }
+
+    /// Every setting the data was computed under, and the file it came from.
+    private static func configuration(_ report: Report, _ out: inout TextBuilder) {
+        guard let configuration = report.scope.configuration else { return }
+        out.section("CONFIGURATION")
+        out.wrapped("from \(configuration.sourceLabel), used by the compute of \(configuration.recordedAt):", indent: "  ", hanging: "    ")
+        // Settings packed into lines whole: a line never breaks inside "key = value".
+        var line = "   "
+        for setting in configuration.settings.map({ "\($0.key) = \($0.value)" }) {
+            if line.count > 3, line.count + 2 + setting.count > TextRenderer.width {
+                out.line(line + ";")
+                line = "   "
+            }
+            line += (line.count > 3 ? "; " : " ") + setting
+        }
+        out.line(line)
     }
 
     private static func zeroState(_ report: Report, _ out: inout TextBuilder) {
@@ -69,7 +95,7 @@ public enum TextRenderer {
         case .computed:
             out.line("  Top onboarding friction by users lost:")
             for (index, row) in advice.topFriction.enumerated() {
-                out.wrapped("\(index + 1). \(row.screen) / \(row.frictionType): \(Formatting.ratio(row.usersLost, digits: 0)) users "
+                out.wrapped("\(index + 1). \(row.screen) / \(row.frictionType): \(Formatting.wholeUsers(row.usersLost)) users "
                     + "lost; drop-off \(Formatting.percent(row.dropoffHit)) when hit vs "
                     + "\(Formatting.percent(row.dropoffNotHit)) (q \(Formatting.pValue(row.qValue))). Next: fix this screen first.",
                     indent: "    ", hanging: "       ")
@@ -131,6 +157,31 @@ public enum TextRenderer {
         }
     }
 
+    /// The configured retentions, all networks: classic and rolling per period (up to 8 shown;
+    /// the CSV and JSON have them all) and the brackets.
+    private static func customRetention(_ report: Report, _ out: inout TextBuilder) {
+        let rows = report.customRetention.filter { $0.network == "all" }
+        guard !rows.isEmpty else { return }
+        out.section("RETENTION DEFINITIONS ([[retention]], all networks, over mature cohorts)")
+        let names = rows.map(\.retention).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        for name in names {
+            let own = rows.filter { $0.retention == name }
+            let periods = Array(Set(own.filter { $0.measure == "classic" && $0.firstPeriod > 0 }.map(\.firstPeriod))).sorted().prefix(8)
+            out.line("  \(name)")
+            let table = ["classic", "rolling"].map { measure in
+                [measure] + periods.map { period in
+                    Formatting.percent(own.first { $0.measure == measure && $0.firstPeriod == period }?.rate)
+                }
+            }
+            out.table(["retention"] + periods.map { "P\($0)" }, table, indent: "    ")
+            let brackets = own.filter { $0.measure == "bracket" }
+            if !brackets.isEmpty {
+                out.line("    Brackets: " + brackets.map { "periods \($0.firstPeriod)-\($0.lastPeriod) \(Formatting.percent($0.rate))" }
+                    .joined(separator: ", "))
+            }
+        }
+    }
+
     private static func ltv(_ report: Report, _ out: inout TextBuilder) {
         guard !report.ltv.isEmpty else { return }
         out.section("LTV (observed, and projected with its interval)")
@@ -186,6 +237,9 @@ public enum TextRenderer {
              Formatting.ratio(row.amplification), Formatting.money(row.cpi), Formatting.money(row.viralAdjustedCpi)]
         }
         out.table(["network", "users", "invites", "viral", "k", "cycle", "amplif.", "CPI", "viral-adj CPI"], rows)
+        out.wrapped("k: viral installs per cohort user; cycle: median time from a user's install to their invitee's; "
+            + "amplif.: amplification, installs per paid install with the invites' = 1/(1-k); viral-adj CPI = CPI / amplification.",
+            indent: "  ", hanging: "  ")
     }
 
     private static func friction(_ report: Report, _ out: inout TextBuilder) {
@@ -201,9 +255,13 @@ public enum TextRenderer {
         let rows = report.friction.rows.prefix(15).map { row in
             [row.screen, row.frictionType, Formatting.grouped(row.usersHit), Formatting.percent(row.dropoffHit),
              Formatting.percent(row.dropoffNotHit), Formatting.ratio(row.relativeRisk), Formatting.pValue(row.qValue),
-             Formatting.ratio(row.usersLost, digits: 0), row.flagged ? "FLAGGED" : "no"]
+             Formatting.wholeUsers(row.usersLost), row.flagged ? "FLAGGED" : "no"]
         }
         out.table(["screen", "friction", "hit", "drop hit", "drop not", "RR", "q", "lost", "flagged"], rows)
+        out.wrapped("hit: users who met it; drop hit / drop not: onboarding drop-off of users who met it / did not; "
+            + "RR: relative risk = drop hit / drop not; q: the p-value adjusted for testing every (screen, friction) pair "
+            + "(Benjamini-Hochberg); lost: users hit x (drop hit - drop not); flagged: RR above 1, q <= 0.05 and enough "
+            + "users hit (docs/metrics.md).", indent: "  ", hanging: "  ")
     }
 
     static func bar(_ fraction: Double?, width: Int) -> String {

@@ -11,6 +11,10 @@ struct BatchOptions: Sendable {
     var inbox: URL
     var reports: URL
     var archive: URL?
+    /// Where refused files go, each with `NAME.reason.txt` beside it (default `INBOX/quarantine`).
+    var quarantine: URL
+    /// The one app to report on; nil reports every app.
+    var app: String?
     var settleSeconds: Double
     var recheckSeconds: Double
     var workers: Int
@@ -30,13 +34,13 @@ struct BatchRunner {
 
     let settings: ConnectionSettings
     let options: BatchOptions
-    let configuration: FunnelConfiguration
+    let configuration: ConfigurationInForce
     let reportWriter: any RunReportWriter
     let stop: StopFlag
     let logger: Logger
     private let retries = RetryCount()
 
-    init(settings: ConnectionSettings, options: BatchOptions, configuration: FunnelConfiguration,
+    init(settings: ConnectionSettings, options: BatchOptions, configuration: ConfigurationInForce,
          reportWriter: any RunReportWriter, stop: StopFlag, logger: Logger) {
         self.settings = settings
         self.options = options
@@ -56,14 +60,15 @@ struct BatchRunner {
         logger.info("run started", metadata: ["run.inbox": .string(options.inbox.path), "run.reports": .string(options.reports.path)])
         _ = try step("migrate") { try Migrator().migrate(try session.ensure(), logger: logger) }
 
-        let excluded = [options.reports] + (options.archive.map { [$0] } ?? [])
+        let excluded = [options.reports, options.quarantine] + (options.archive.map { [$0] } ?? [])
         let scan = try InboxScanner(inbox: options.inbox, excluded: excluded, settleSeconds: options.settleSeconds,
                                     recheckSeconds: options.recheckSeconds).scan()
         summary.stillWriting = scan.stillWriting
         for path in scan.stillWriting {
             logger.info("file still being written, left for a later run", metadata: ["file.path": .string(path)])
         }
-        if scan.ready.isEmpty, try step("check", { try isUpToDate(session.ensure(), folders) }) {
+        if scan.ready.isEmpty, try step("check", { try nothingToPublish(session.ensure(), folders) }) {
+            if folders.latestSummary() == nil { summary.reportsNote = "nothing is loaded yet, so no report was written" }
             return finish(&summary, status: "nothing_new")
         }
 
@@ -92,32 +97,63 @@ struct BatchRunner {
         if stop.isSet { throw CommandFailure("interrupted: the next run finishes the job (files not loaded stay in the inbox)") }
         if !besideMetrics {
             record(reports, into: &summary)
-            if summary.totals.loaded == 0, summary.totals.failed == 0,
-               try step("check", { try isUpToDate(session.ensure(), folders) }) {
+            if summary.totals.loaded == 0, try step("check", { try nothingToPublish(session.ensure(), folders) }) {
                 try archive(reports, &summary)
-                return finish(&summary, status: "nothing_new")
+                try quarantine(reports, &summary)
+                return finish(&summary, status: summary.totals.failed > 0 ? "completed_with_errors" : "nothing_new")
             }
         }
 
-        let job = ComputeJob(configuration: configuration, logger: logger)
+        summary.configuration = BatchSummary.Configuration(source: configuration.source)
+        if let change = try step("compute", { try configuration.change(on: session.ensure()) }) {
+            summary.configuration?.changes = change.differences
+            logger.warning("\(change.warning)")
+        }
+        let job = ComputeJob(configuration: configuration.configuration, logger: logger)
         let telemetry = TelemetryLoad(files: besideMetrics ? lanes.telemetry : [],
                                       ingest: IngestRun(settings: settings, kind: nil, assumeTimeZone: nil, workers: 1,
                                                         workerOptions: ingest.workerOptions),
                                       stop: stop, logger: logger)
         let loadTelemetry: (@Sendable () throws -> Void)? = besideMetrics ? { @Sendable in try telemetry.load() } : nil
-        summary.compute = try step("compute") {
+        let previousRun = try step("compute") { try lastComputeRun(session.ensure()) }
+        let result = try step("compute") {
             try job.run(try session.ensure(), options: ComputeOptions(waitForLock: true), alongside: settings,
-                        beforeFriction: loadTelemetry)?.compute
+                        beforeFriction: loadTelemetry)
         }
+        summary.compute = result?.compute
         if besideMetrics {
             reports += telemetry.reports
             record(reports, into: &summary)
             try step("compute") { try DailyLanes.markTelemetryFolded(session.ensure(), telemetry.reports) }
         }
+        try step("compute") { try configuration.record(on: session.ensure()) }
         summary.computeRunId = try step("compute") { try lastComputeRun(session.ensure()) }
         if stop.isSet { throw CommandFailure("interrupted after compute: the next run writes the reports") }
 
         if summary.totals.failed > 0 { summary.status = "completed_with_errors" }
+        let apps = try step("report") { try computedApps(session.ensure()) }
+        if let app = options.app, !apps.contains(app) {
+            try archive(reports, &summary)
+            try quarantine(reports, &summary)
+            throw CommandFailure.usage("--app \(app): no computed data for this app; "
+                + (apps.isEmpty ? "no app has computed data yet" : "apps with data: \(apps.joined(separator: ", "))"))
+        }
+        // A report is published only when it would differ from `latest`: the metrics or the
+        // friction were computed anew, or `latest` is older than the last compute (one run by
+        // hand, say). Otherwise `latest` stays, and is recorded as current through this compute.
+        let computedWork = summary.compute.map { $0.cohortDaysRebuilt > 0 || $0.usersRebuilt > 0 || $0.configurationChanged } ?? false
+        let frictionWork = result?.friction.map { $0.sessionsScanned > 0 || $0.filesFolded > 0 } ?? false
+        let latestIsStale = (folders.currentThrough() ?? -1) < previousRun
+        guard !apps.isEmpty, computedWork || frictionWork || latestIsStale else {
+            summary.reportsNote = apps.isEmpty
+                ? "no report written: nothing is computed yet (no file was loaded)"
+                : "no report written: nothing new was computed, latest is current"
+            if !apps.isEmpty, let runID = summary.computeRunId { try folders.markCurrent(through: runID) }
+            try archive(reports, &summary)
+            try quarantine(reports, &summary)
+            return finish(&summary, status: summary.totals.failed > 0 ? "completed_with_errors" : "nothing_new")
+        }
+        summary.apps = options.app.map { [$0] } ?? apps
         let started = summary.startedAt
         var published = summary
         let folder = try folders.publish(at: started) { partial, final in
@@ -129,6 +165,7 @@ struct BatchRunner {
         summary.reportsDirectory = folder.path
         logger.info("reports written", metadata: ["run.reports_dir": .string(folder.path)])
         try archive(reports, &summary)
+        try quarantine(reports, &summary)
         return finish(&summary, status: summary.status)
     }
 
@@ -140,12 +177,19 @@ struct BatchRunner {
         }
     }
 
-    /// True when nothing waits to be computed and `latest` reflects the last compute.
-    private func isUpToDate(_ connection: PostgresConnection, _ folders: ReportFolders) throws -> Bool {
+    /// True when a compute would publish nothing new: nothing waits to be computed, and either
+    /// `latest` reflects the last compute or nothing was ever computed (no report to write).
+    private func nothingToPublish(_ connection: PostgresConnection, _ folders: ReportFolders) throws -> Bool {
         let pending = try connection.query(SQLCatalog.text("compute/pending_work.sql"), [PostgresDate?.none, PostgresDate?.none])
         let waiting = try pending.rows.first?.decode(Bool.self, at: 0) ?? false
-        guard !waiting, let latest = folders.latestSummary() else { return false }
-        return latest.computeRunId == (try lastComputeRun(connection))
+        guard !waiting else { return false }
+        guard let current = folders.currentThrough() else { return try computedApps(connection).isEmpty }
+        return current >= (try lastComputeRun(connection))
+    }
+
+    /// The apps with computed data, most installs first.
+    private func computedApps(_ connection: PostgresConnection) throws -> [String] {
+        try connection.query(SQLCatalog.text("reports/apps.sql")).map { try $0.decode(String.self, column: "app_id") }
     }
 
     private func lastComputeRun(_ connection: PostgresConnection) throws -> Int64 {
@@ -178,6 +222,30 @@ struct BatchRunner {
         let archive = Archive(root: root, inbox: options.inbox)
         for (index, report) in reports.enumerated() where report.status.isLoaded {
             summary.files[index].archivedTo = try archive.move(report.path, at: summary.startedAt)
+        }
+    }
+
+    /// Moves the refused files out of the inbox into `QUARANTINE/YYYY-MM-DD/`, each with
+    /// `NAME.reason.txt` beside it, so they stop failing every later run.
+    private func quarantine(_ reports: [IngestRun.FileReport], _ summary: inout BatchSummary) throws {
+        let quarantine = Archive(root: options.quarantine, inbox: options.inbox)
+        for report in reports where report.status == .refused {
+            guard FileManager.default.fileExists(atPath: report.path),
+                  let slot = summary.files.firstIndex(where: { $0.path == report.path }) else { continue }
+            let destination = try quarantine.move(report.path, at: summary.startedAt)
+            let reason = """
+                \(URL(fileURLWithPath: report.path).lastPathComponent) was refused by funnel run at \(ISO8601DateFormatter().string(from: summary.startedAt)):
+                \(report.message ?? "refused")
+
+                Fix the file (or export it again) and put it back into the inbox (\(options.inbox.path)); \
+                the next run loads it.
+
+                """
+            try Data(reason.utf8).write(to: URL(fileURLWithPath: destination + ".reason.txt"), options: .atomic)
+            summary.files[slot].quarantinedTo = destination
+            logger.warning("file refused, moved to the quarantine", metadata: [
+                "file.path": .string(report.path), "file.quarantined_to": .string(destination),
+            ])
         }
     }
 

@@ -18,6 +18,12 @@ struct BatchSummary: Codable, Sendable {
     /// The last compute run (`funnel.compute_runs.run_id`) the reports reflect.
     var computeRunId: Int64?
     var reportsDirectory: String?
+    /// Why no report folder was written, when none was.
+    var reportsNote: String?
+    /// The apps reported on: one folder each under `reportsDirectory` when there are several.
+    var apps: [String] = []
+    /// The configuration the compute ran under, and the settings that changed since the last.
+    var configuration: Configuration?
     /// Steps retried after transient database errors.
     var retries = 0
 
@@ -30,6 +36,14 @@ struct BatchSummary: Codable, Sendable {
         var rejected: Int
         var message: String?
         var archivedTo: String?
+        /// Where a refused file was moved (its reason in `PATH.reason.txt`).
+        var quarantinedTo: String?
+    }
+
+    struct Configuration: Codable, Sendable {
+        /// The configuration file; nil for the built-in defaults.
+        var source: String?
+        var changes: [ConfigurationChange.Difference] = []
     }
 
     struct Totals: Codable, Sendable {

@@ -9,15 +9,15 @@ protocol RunReportWriter: Sendable {
 }
 
 /// The report step of `funnel run`: every report format (as `funnel report --format
-/// text,csv,html,json` writes them) and `run.json`, the run's summary (what was loaded, what
-/// compute did).
+/// text,csv,html,json` writes them; one folder per app when there are several) and `run.json`,
+/// the run's summary (what was loaded, what compute did).
 struct FullReportWriter: RunReportWriter {
     let settings: ConnectionSettings
 
     func writeReports(into directory: URL, summary: BatchSummary) throws {
         let connection = try settings.connect()
-        let report = try ReportCommand.read(ReportRequest(), connection: connection)
-        _ = try ReportCommand.write(report, formats: ReportFormat.allCases, to: directory.path)
+        _ = try ReportCommand.writeEveryApp(summary.apps, request: ReportRequest(), formats: ReportFormat.allCases,
+                                            to: directory, connection: connection)
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
@@ -77,6 +77,24 @@ struct ReportFolders: Sendable {
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         decoder.dateDecodingStrategy = .iso8601
         return try? decoder.decode(BatchSummary.self, from: data)
+    }
+
+    /// `.current-through`: the last compute run `latest` is known to reflect, when a later run's
+    /// compute found nothing new and so published nothing.
+    var currentThroughFile: URL { root.appending(path: ".current-through") }
+
+    /// The last compute run (`compute_runs.run_id`) whose numbers `latest` shows; nil without a
+    /// `latest`.
+    func currentThrough() -> Int64? {
+        guard let latest = latestSummary() else { return nil }
+        let marked = (try? String(contentsOf: currentThroughFile, encoding: .utf8))
+            .flatMap { Int64($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        return max(latest.computeRunId ?? -1, marked ?? -1)
+    }
+
+    /// Records that `latest` still shows the numbers of compute run `runID` (it computed nothing new).
+    func markCurrent(through runID: Int64) throws {
+        try Data("\(runID)\n".utf8).write(to: currentThroughFile, options: .atomic)
     }
 
     /// Removes partial folders and links that a killed run left behind.

@@ -66,7 +66,11 @@ struct StderrLogHandler: LogHandler {
             let prefix = event.level >= .warning ? "\(event.level): " : ""
             line = prefix + event.message.description + (details.isEmpty ? "" : " (\(details))")
         }
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        if structured {
+            FileHandle.standardError.write(Data((line + "\n").utf8))
+        } else {
+            TerminalStatusLine.shared.printAbove(line)
+        }
     }
 
     private static func timestamp() -> String {
@@ -81,5 +85,40 @@ struct StderrLogHandler: LogHandler {
             .replacingOccurrences(of: "\"", with: "\\\"")
             .replacingOccurrences(of: "\n", with: "\\n")
         return "\"\(escaped)\""
+    }
+}
+
+/// The one status line a terminal shows at the bottom of stderr (the ingest progress). Log lines
+/// are printed above it: the status line is cleared, the log line written whole, and the status
+/// line drawn again, so the two never run into each other.
+final class TerminalStatusLine: @unchecked Sendable {
+    // Safe: `current` is only read and written while holding `lock`, which also orders the writes.
+    static let shared = TerminalStatusLine()
+    private let lock = NSLock()
+    private var current: String?
+
+    /// Shows `text` as the status line, replacing the previous one.
+    func show(_ text: String) {
+        lock.withLock {
+            current = text
+            FileHandle.standardError.write(Data("\r\u{1b}[2K\(text)".utf8))
+        }
+    }
+
+    /// Removes the status line.
+    func clear() {
+        lock.withLock {
+            if current != nil { FileHandle.standardError.write(Data("\r\u{1b}[2K".utf8)) }
+            current = nil
+        }
+    }
+
+    /// Writes a whole line above the status line.
+    func printAbove(_ line: String) {
+        lock.withLock {
+            var text = line + "\n"
+            if let current { text = "\r\u{1b}[2K" + text + current }
+            FileHandle.standardError.write(Data(text.utf8))
+        }
     }
 }

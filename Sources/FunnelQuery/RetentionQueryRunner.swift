@@ -1,0 +1,175 @@
+public import FunnelCore
+import FunnelSQL
+public import PostgresClient
+
+/// What a retention query covers besides its definition: the app, the cohort dates and the date
+/// the data is complete through, all local dates (days since 1970) in the retention's time zone.
+public struct RetentionQueryScope: Sendable, Equatable {
+    public var app: String?
+    /// Cohorts from this date on (inclusive); nil: from the first data.
+    public var fromDay: Int?
+    /// Cohorts up to this date (inclusive); nil: through the as-of date.
+    public var toDay: Int?
+    /// The data is complete through this date; nil: the app's last date with data.
+    public var asOfDay: Int?
+
+    public init(app: String? = nil, fromDay: Int? = nil, toDay: Int? = nil, asOfDay: Int? = nil) {
+        self.app = app
+        self.fromDay = fromDay
+        self.toDay = toDay
+        self.asOfDay = asOfDay
+    }
+}
+
+/// A retention query's answer: the table, and the dates it was counted with.
+public struct RetentionQueryResult: Sendable {
+    public let app: String
+    public let table: RetentionTable
+    public let scope: RetentionQueryScope
+    /// The as-of date used and the app's last date with data (local days since 1970).
+    public let asOfDay: Int
+    public let dataEndDay: Int?
+    /// Events read from the database.
+    public let eventsRead: Int
+}
+
+/// Answers a retention definition (``RetentionSpec``) from the loaded events: reads the start
+/// and return events, tagged in SQL with the matchers they satisfy (the funnel query's statement,
+/// sql/query/funnel_events.sql, with the start as step 1 and the return as step 2), user by user
+/// through a cursor, evaluates each user (``RetentionEvaluator``) and counts the table
+/// (``RetentionTable/Builder``).
+public struct RetentionQueryRunner {
+    let connection: PostgresConnection
+
+    public init(connection: PostgresConnection) {
+        self.connection = connection
+    }
+
+    static let fetchRows = 20_000
+    static let dayMicros: Int64 = 86_400_000_000
+    /// More than any time zone's distance from UTC: read bounds are widened by it, and the
+    /// evaluator keeps only the local dates it needs.
+    static let zoneMarginMicros: Int64 = 15 * 3_600_000_000
+
+    /// Runs `spec` over `scope`.
+    /// - Throws: ``FunnelQueryError`` for a definition that cannot run (naming the flag, event or
+    ///   property), or a ``PostgresError``.
+    public func run(_ spec: RetentionSpec, scope: RetentionQueryScope) throws -> RetentionQueryResult {
+        if let problem = spec.problem() { throw FunnelQueryError(problem) }
+        guard let app = try scope.app ?? connection.query(SQLCatalog.text("query/default_app.sql")).scalar(String?.self) else {
+            throw FunnelQueryError("no events are loaded yet: load files with funnel ingest first")
+        }
+        try check(spec, app: app)
+        let calendar = RetentionCalendar(period: .day, timeZone: spec.timeZone)
+        let lastMicros = try connection.query(SQLCatalog.text("query/retention_data_end.sql"), [app]).scalar(Int64?.self)
+        let dataEndDay = lastMicros.map(calendar.day(ofMicros:))
+        guard let asOfDay = scope.asOfDay ?? dataEndDay else {
+            throw FunnelQueryError("app \(app) has no events yet: nothing to count retention from")
+        }
+        if let from = scope.fromDay, let to = scope.toDay, from > to {
+            throw FunnelQueryError("--from \(RetentionCalendar.text(ofDay: from)) is after --to \(RetentionCalendar.text(ofDay: to))")
+        }
+        let evaluator = RetentionEvaluator(spec: spec, fromDay: scope.fromDay, toDay: scope.toDay, asOfDay: asOfDay)
+        // First-time cohorts need each user's whole history (their first start event may precede
+        // the range); recurring ones only the range on.
+        let earliest = spec.cohortType == .recurring ? scope.fromDay.map { Int64($0) * Self.dayMicros - Self.zoneMarginMicros } : nil
+        let end = Int64(asOfDay + 1) * Self.dayMicros + Self.zoneMarginMicros
+        let statement = Self.statement(spec, app: app, from: earliest, end: end, computeScope: false)
+        var builder = RetentionTable.Builder(spec: spec, asOfDay: asOfDay)
+        let read = try stream(statement) { _, _, events in
+            for result in evaluator.evaluate(events) { builder.add(result) }
+        }
+        return RetentionQueryResult(app: app, table: builder.table(), scope: scope, asOfDay: asOfDay,
+                                    dataEndDay: dataEndDay, eventsRead: read)
+    }
+
+    /// Evaluates `spec` for the users of the install cohorts a compute is working on (its
+    /// `scope_installs` table), over all their history, handing each user's cohorts to `body`:
+    /// the same evaluation as ``run(_:scope:)`` without a cohort range or an as-of date (the
+    /// marts apply maturity when they are counted).
+    public func evaluateComputeScope(_ spec: RetentionSpec,
+                                     _ body: (_ app: String, _ user: String, RetentionUserResult) throws -> Void) throws {
+        let evaluator = RetentionEvaluator(spec: spec, fromDay: nil, toDay: nil, asOfDay: Int(Int32.max))
+        let statement = Self.statement(spec, app: nil, from: nil, end: nil, computeScope: true)
+        _ = try stream(statement) { app, user, events in
+            for result in evaluator.evaluate(events) { try body(app, user, result) }
+        }
+    }
+
+    /// The funnel statement for a two-step funnel, start then return, reading events from `from`
+    /// up to `end` (microseconds; nil: unbounded).
+    static func statement(_ spec: RetentionSpec, app: String?, from: Int64?, end: Int64?, computeScope: Bool) -> FunnelQueryStatement {
+        let funnel = EventFunnelSpec(steps: [spec.start, spec.returning], order: .ordered, windowMicros: 1,
+                                     breakdown: spec.breakdown)
+        let scope = FunnelQueryScope(app: app, fromMicros: from, toMicros: end.map { $0 - 1 })
+        return FunnelQueryStatement(spec: funnel, app: app, scope: scope, computeScope: computeScope)
+    }
+
+    /// Reads the statement's rows through a cursor and hands each user's events, in time order,
+    /// to `body`. Returns the rows read.
+    private func stream(_ statement: FunnelQueryStatement,
+                        _ body: (_ app: String, _ user: String, [RetentionEventRow]) throws -> Void) throws -> Int {
+        try connection.transaction { connection in
+            try connection.query("declare retention_rows no scroll cursor for " + statement.sql, statement.parameters)
+            var key: (app: String, user: String)?
+            var events: [RetentionEventRow] = []
+            var rows = 0
+            while true {
+                let batch = try connection.query("fetch forward \(Self.fetchRows) from retention_rows")
+                for row in batch.rows {
+                    let app = try row.decode(String.self, at: 0)
+                    let user = try row.decode(String.self, at: 1)
+                    if key?.user != user || key?.app != app {
+                        if let key { try body(key.app, key.user, events) }
+                        key = (app, user)
+                        events.removeAll(keepingCapacity: true)
+                    }
+                    let steps = statement.steps(of: try row.decode(Int64.self, at: 3))
+                    events.append(RetentionEventRow(micros: try row.decode(Int64.self, at: 2), isStart: steps.contains(1),
+                                                    isReturn: steps.contains(2), breakdown: try row.decode(String?.self, at: 4)))
+                    rows += 1
+                }
+                if batch.rows.count < Self.fetchRows { break }
+            }
+            if let key { try body(key.app, key.user, events) }
+            try connection.execute("close retention_rows")
+            return rows
+        }
+    }
+
+    /// Refuses unknown event names, filters or breakdowns on keys no event of those names has,
+    /// and regular expressions PostgreSQL cannot compile, each named by its flag.
+    private func check(_ spec: RetentionSpec, app: String) throws {
+        let parts = [("--start", spec.start), ("--return", spec.returning)]
+        for (flag, matcher) in parts {
+            let known = try connection.query(SQLCatalog.text("query/funnel_checks.sql"), [app, matcher.events])
+            let unknown = try known.rows.filter { !(try $0.decode(Bool.self, at: 1)) }.map { try $0.decode(String.self, at: 0) }
+            if !unknown.isEmpty {
+                throw FunnelQueryError("\(flag) \(matcher.label): app \(app) has no event named \(unknown.joined(separator: ", ")); "
+                    + "event names are case-sensitive (install, app_open, purchase, invite_sent, ux_<type>, onboarding steps and custom events)")
+            }
+        }
+        for (flag, matcher) in parts {
+            for filter in matcher.filters {
+                if filter.op == .regex || filter.op == .notRegex {
+                    do {
+                        _ = try connection.query("select '' ~ $1", [filter.values[0]])
+                    } catch let error as PostgresError {
+                        throw FunnelQueryError("\(flag) (\(matcher.label)): \(filter.values[0]) is not a valid regular expression: \(error.message)")
+                    }
+                }
+                guard filter.op != .isNotSet else { continue }
+                let has = try connection.query(SQLCatalog.text("query/funnel_property_check.sql"),
+                                               [app, matcher.events, filter.key]).scalar(Bool.self)
+                if !has {
+                    throw FunnelQueryError("\(flag) (\(matcher.label)): no \(matcher.events.joined(separator: " or ")) event has a property \(filter.key)")
+                }
+            }
+        }
+        if let breakdown = spec.breakdown, breakdown.source == .event {
+            let has = try connection.query(SQLCatalog.text("query/funnel_property_check.sql"),
+                                           [app, spec.start.events, breakdown.property]).scalar(Bool.self)
+            if !has { throw FunnelQueryError("--breakdown \(breakdown.property): no start event (\(spec.start.label)) has this property") }
+        }
+    }
+}

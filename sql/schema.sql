@@ -328,10 +328,28 @@ create table fct_ltv (
     ltv_low numeric,
     ltv_high numeric,
     spend numeric,
-    roas double precision
+    roas double precision,
+    ltv_chained numeric,
+    shown boolean not null default true
 );
 
 alter table fct_ltv add constraint fct_ltv_pkey PRIMARY KEY (app_id, network, day, projected);
+
+create table fct_ltv_backtest (
+    app_id text not null,
+    network text not null,
+    method text not null,
+    horizon integer not null,
+    from_day integer not null,
+    target_day integer not null,
+    projected numeric not null,
+    observed numeric not null,
+    error double precision not null,
+    chosen boolean not null,
+    data_through date not null
+);
+
+alter table fct_ltv_backtest add constraint fct_ltv_backtest_pkey PRIMARY KEY (app_id, network, method, horizon, target_day);
 
 create table fct_ltv_models (
     app_id text not null,
@@ -344,10 +362,25 @@ create table fct_ltv_models (
     fit_to_day integer,
     residual_sd double precision,
     r_squared double precision,
-    note text not null
+    note text not null,
+    method text,
+    projection text,
+    backtest_error double precision,
+    backtest_points integer,
+    interval_coverage double precision,
+    coverage_points integer
 );
 
 alter table fct_ltv_models add constraint fct_ltv_models_pkey PRIMARY KEY (app_id, network);
+
+create table fct_ltv_projection (
+    app_id text not null,
+    network text not null,
+    day integer not null,
+    ltv numeric not null
+);
+
+alter table fct_ltv_projection add constraint fct_ltv_projection_pkey PRIMARY KEY (app_id, network, day);
 
 create table fct_networks (
     app_id text not null,

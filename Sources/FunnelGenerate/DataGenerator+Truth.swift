@@ -64,7 +64,7 @@ extension DataGenerator {
             Ground truth of a synthetic funnel data set written by `funnel generate`. "planted" values are \
             the model's parameters and expectations; "realised" values are computed from the rows written \
             (deduplicated by event_id, late-file rows included, invalid rows excluded, the last ad_spend row \
-            of a key wins) with SPEC.md's definitions, over cohorts whose measured days have fully happened.
+            of a key wins) with docs/metrics.md's definitions, over cohorts whose measured days have fully happened.
             """,
             generator: GeneratorTruth(
                 seed: options.seed, users: options.users, days: days, startDate: options.startDate,

@@ -129,8 +129,8 @@ public struct FunnelQueryRunner {
     /// As above, with each event's interval start (funnel trends). The rows come unsorted, in
     /// binary format, and are kept in columns; then each user's events are put in time order
     /// here. Users whose events at one instant differ are read again in the statement's order,
-    /// which settles such ties, and handed last.
-    private func stream(_ statement: FunnelQueryStatement,
+    /// which settles such ties, and handed last. Retention reads its events through it too.
+    func stream(_ statement: FunnelQueryStatement,
                         _ body: (_ app: String, _ user: String, [FunnelEventRow], [Int64?]) throws -> Void) throws -> Int {
         var columns = FunnelEventColumns()
         let rows = try connection.stream(statement.sql, statement.parameters, batchRows: Self.fetchRows) { batch in

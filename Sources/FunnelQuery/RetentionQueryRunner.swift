@@ -45,7 +45,6 @@ public struct RetentionQueryRunner {
         self.connection = connection
     }
 
-    static let fetchRows = 20_000
     static let dayMicros: Int64 = 86_400_000_000
     /// More than any time zone's distance from UTC: read bounds are widened by it, and the
     /// evaluator keeps only the local dates it needs.
@@ -105,35 +104,16 @@ public struct RetentionQueryRunner {
         return FunnelQueryStatement(spec: funnel, app: app, scope: scope, computeScope: computeScope)
     }
 
-    /// Reads the statement's rows through a cursor and hands each user's events, in time order,
-    /// to `body`. Returns the rows read.
+    /// Reads the statement's rows as the funnel query does (``FunnelQueryRunner``: unsorted, in
+    /// binary, each user's events put in time order, ties in the statement's order) and hands each
+    /// user's events to `body`, start (step 1) and return (step 2) marked. Returns the rows read.
     private func stream(_ statement: FunnelQueryStatement,
                         _ body: (_ app: String, _ user: String, [RetentionEventRow]) throws -> Void) throws -> Int {
-        try connection.transaction { connection in
-            try connection.query("declare retention_rows no scroll cursor for " + statement.sql, statement.parameters)
-            var key: (app: String, user: String)?
-            var events: [RetentionEventRow] = []
-            var rows = 0
-            while true {
-                let batch = try connection.query("fetch forward \(Self.fetchRows) from retention_rows")
-                for row in batch.rows {
-                    let app = try row.decode(String.self, at: 0)
-                    let user = try row.decode(String.self, at: 1)
-                    if key?.user != user || key?.app != app {
-                        if let key { try body(key.app, key.user, events) }
-                        key = (app, user)
-                        events.removeAll(keepingCapacity: true)
-                    }
-                    let steps = statement.steps(of: try row.decode(Int64.self, at: 3))
-                    events.append(RetentionEventRow(micros: try row.decode(Int64.self, at: 2), isStart: steps.contains(1),
-                                                    isReturn: steps.contains(2), breakdown: try row.decode(String?.self, at: 4)))
-                    rows += 1
-                }
-                if batch.rows.count < Self.fetchRows { break }
-            }
-            if let key { try body(key.app, key.user, events) }
-            try connection.execute("close retention_rows")
-            return rows
+        try FunnelQueryRunner(connection: connection).stream(statement) { app, user, events, _ in
+            try body(app, user, events.map {
+                RetentionEventRow(micros: $0.micros, isStart: $0.steps.contains(1), isReturn: $0.steps.contains(2),
+                                  breakdown: $0.breakdown)
+            })
         }
     }
 

@@ -101,8 +101,11 @@ struct BenchComputeCommand: ParsableCommand {
                      incrementalSeconds, incremental.cohortDaysRebuilt, incremental.usersRebuilt,
                      100 * incrementalSeconds / fullSeconds, incrementalSeconds / scanSeconds))
 
+        try benchLTVProjection(connection, app: app)
+
         let marts = ["fct_funnel", "fct_funnel_top", "fct_retention", "fct_retention_summary", "fct_retention_brackets",
-                     "fct_regular_users", "fct_ltv", "fct_ltv_models", "fct_cpi", "fct_kfactor", "fct_networks"]
+                     "fct_regular_users", "fct_ltv", "fct_ltv_models", "fct_ltv_backtest", "fct_ltv_projection", "fct_cpi",
+                     "fct_kfactor", "fct_networks"]
         var rows = 0
         started = Date()
         for mart in marts {
@@ -114,6 +117,53 @@ struct BenchComputeCommand: ParsableCommand {
         if !incremental.failedChecks.isEmpty {
             print("warning: checks with offending rows: \(incremental.failedChecks.joined(separator: ", "))")
         }
+    }
+
+    /// Times the LTV projection's parts on the computed data: reading the triangles and every
+    /// buyer's purchase days, grouping every install's history, the per-user BG/NBD fit on the
+    /// grouped rows (beside one likelihood evaluation on the grouped rows and on one row per
+    /// user, the baseline the grouping saves), and the whole back-test of the three methods.
+    func benchLTVProjection(_ connection: PostgresConnection, app: String) throws {
+        var started = Date()
+        let triangles = try LTVTriangles.load(connection)
+        let loadSeconds = Date().timeIntervalSince(started)
+        guard let networks = triangles.byApp[app], let all = networks["all"] else {
+            print("LTV projection: no cohorts")
+            return
+        }
+        started = Date()
+        let histories = PurchaseModelProjection.histories(all)
+        let groupSeconds = Date().timeIntervalSince(started)
+        let installs = histories.reduce(0) { $0 + $1.weight }
+        let buyers = histories.filter { $0.history.x > 0 }.reduce(0) { $0 + $1.weight }
+        started = Date()
+        let fit = BGNBD.fit(histories, minimiser: NelderMead(maximumEvaluations: 4_000, maximumRestarts: 3))
+        let fitSeconds = Date().timeIntervalSince(started)
+        guard let fit else {
+            print("per-user BG/NBD fit: no fit (no buyers)")
+            return
+        }
+        let ungrouped = histories.flatMap { row in
+            Array(repeating: WeightedPurchaseHistory(history: row.history), count: Int(row.weight))
+        }
+        started = Date()
+        _ = fit.model.logLikelihood(histories)
+        let groupedEvaluation = Date().timeIntervalSince(started)
+        started = Date()
+        _ = fit.model.logLikelihood(ungrouped)
+        let ungroupedEvaluation = Date().timeIntervalSince(started)
+        print(String(format: "per-user BG/NBD:    %7.2f s  (fit on %.0f installs, %.0f buyers, as %d grouped histories: "
+                     + "%d likelihood evaluations; triangles and purchase days read in %.2f s, grouped in %.2f s)",
+                     fitSeconds, installs, buyers, histories.count, fit.optimizer.evaluations, loadSeconds, groupSeconds))
+        print(String(format: "  one likelihood evaluation: %.2f ms grouped, baseline %.2f ms on one row per install "
+                     + "(%.0fx); the fit ungrouped would take about %.0f s",
+                     groupedEvaluation * 1000, ungroupedEvaluation * 1000, ungroupedEvaluation / max(groupedEvaluation, 1e-9),
+                     ungroupedEvaluation * Double(fit.optimizer.evaluations)))
+        started = Date()
+        let outcome = LTVBacktest.run(networks: networks, horizons: FunnelConfiguration().ltvHorizons)
+        print(String(format: "LTV back-test:      %7.2f s  (3 methods, %d held-out projections over %d networks; chosen: %@)",
+                     Date().timeIntervalSince(started), outcome.points.count, networks.count,
+                     outcome.chosen?.rawValue ?? "none"))
     }
 
     /// Writes out what the untimed preparation dirtied (a vacuum of every table), as the

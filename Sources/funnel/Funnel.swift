@@ -23,6 +23,7 @@ struct Funnel: ParsableCommand {
             ReportCommand.self,
             QueryCommand.self,
             InputsCommand.self,
+            BacktestCommand.self,
             DemoCommand.self,
             RunCommand.self,
             StatusCommand.self,

@@ -80,6 +80,8 @@ struct MoneyTests {
         #expect(try f.double(ltv, [1]) == 3.5)
         #expect(abs(try f.double(ltv, [2])! - 7.28) < 1e-9)
         #expect(abs(try f.double(ltv, [4])! - 7.28) < 1e-9)
+        // One cohort: the chained curve is its exact cumulative LTV on every day.
+        #expect(try f.int("select count(*) from fct_ltv where not projected and ltv_chained is distinct from ltv") == 0)
         // Day 5 is after the last data date (03-05): missing.
         #expect(try f.double(ltv, [5]) == nil)
         // ROAS day 2 = 14.56 / 20 = 0.728. CPI = 20 / 2 = 10: LTV first reaches it... never observed.
@@ -132,6 +134,15 @@ struct MoneyTests {
         #expect(try row(30) == "1 2 10.00 5.000000 20.00 0.500000")
         #expect(try row(31) == nil)
         #expect(try f.int("select count(*) from fct_ltv where network = 'all' and not projected") == 31)
+        // The chained curve adds each day's revenue per install of the cohorts mature for it:
+        // days 0-2 over 3 installs (10, 4, 6), days 17-30 over the 03-01 cohort's 2 (nothing),
+        // so it stays at 20 / 3 where the mature curve falls to 10 / 2.
+        let chained = "select round(ltv_chained, 6)::float8 from fct_ltv where network = 'adnova' and day = $1 and not projected"
+        #expect(try f.double(chained, [0]) == 3.333333)
+        #expect(try f.double(chained, [1]) == 4.666667)
+        #expect(try f.double(chained, [17]) == 6.666667)
+        #expect(try f.double(chained, [30]) == 6.666667)
+        #expect(try f.int("select count(*) from fct_ltv where network = 'adnova' and not projected and not shown") == 0)
     }
 
     @Test("k-factor is viral installs from invites sent within W days per cohort user, with cycle time and viral-adjusted CPI")

@@ -57,6 +57,12 @@ final class TruthDataSet: Sendable {
     /// The last observed LTV point per network (its day and value) and the fitted model's exponent.
     let lastObservedLTV: [String: (day: Int, ltv: Double)]
     let modelExponent: [String: Double]
+    /// Per method: back-test points, mean absolute log error, and whether the app chose it.
+    let backtest: [String: (points: Int, meanAbsLogError: Double, chosen: Bool)]
+    /// Per network: the projecting method and its coverage as fct_ltv_models reports them.
+    let projectionMethod: [String: (method: String?, coverage: Double?)]
+    /// Observed days whose chained LTV is below the day before's.
+    let chainedFalls: Int
     let timings: String
 
     private init() throws {
@@ -171,6 +177,26 @@ final class TruthDataSet: Sendable {
             exponents[try row.decode(String.self, at: 0)] = try row.decode(Double.self, at: 1)
         }
         modelExponent = exponents
+        var methods: [String: (points: Int, meanAbsLogError: Double, chosen: Bool)] = [:]
+        for row in try connection.query("""
+            select method, count(*)::int, avg(abs(ln(projected / observed)))::float8, bool_and(chosen)
+            from fct_ltv_backtest group by method
+            """) {
+            methods[try row.decode(String.self, at: 0)] = (try row.decode(Int.self, at: 1), try row.decode(Double.self, at: 2),
+                                                          try row.decode(Bool.self, at: 3))
+        }
+        backtest = methods
+        var chosen: [String: (method: String?, coverage: Double?)] = [:]
+        for row in try connection.query("select network, method, interval_coverage from fct_ltv_models") {
+            chosen[try row.decode(String.self, at: 0)] = (try row.decode(String?.self, at: 1), try row.decode(Double?.self, at: 2))
+        }
+        projectionMethod = chosen
+        chainedFalls = try connection.query("""
+            select count(*)::int from (
+                select ltv_chained < lag(ltv_chained) over (partition by network order by day) as falls
+                from fct_ltv where not projected
+            ) d where falls
+            """).scalar(Int.self)
         lap("read marts")
         timings = phases.joined(separator: ", ")
         print("TruthRecovery data set (\(Self.users) users x \(Self.days) days, seed \(Self.seed)): \(timings)")
@@ -379,6 +405,30 @@ struct TruthRecoveryTests {
                     "\(network): projected LTV D180 \(fmt(projected)) < observed max(D7, D30) \(fmt(observed))")
             #expect(exponent >= 0, "\(network): fitted LTV(d) = a * d^b has b = \(fmt(exponent)) < 0 (LTV falling)")
         }
+    }
+
+    @Test("the projection is chosen by back-test: every method back-tested, the chosen one with the smallest error, named per network with its interval coverage")
+    func projectionChosenByBacktest() throws {
+        let data = try dataSet()
+        for (method, result) in data.backtest.sorted(by: { $0.key < $1.key }) {
+            print("back-test \(method): \(result.points) points, mean |ln(projected/observed)| \(fmt(result.meanAbsLogError))"
+                  + (result.chosen ? " (chosen)" : ""))
+        }
+        #expect(Set(data.backtest.keys) == Set(LTVMethod.allCases.map(\.rawValue)))
+        let chosen = try #require(data.backtest.first { $0.value.chosen })
+        #expect(data.backtest.filter(\.value.chosen).count == 1)
+        #expect(data.backtest.values.allSatisfy { $0.meanAbsLogError >= chosen.value.meanAbsLogError - 1e-12 })
+        for network in reportedNetworks + ["all"] {
+            let row = try #require(data.projectionMethod[network])
+            #expect(row.method == chosen.key, "\(network) projected by \(row.method ?? "nothing")")
+            let coverage = try #require(row.coverage, "\(network): no interval coverage")
+            #expect((0...1).contains(coverage))
+        }
+    }
+
+    @Test("the chained observed LTV curve never falls")
+    func chainedCurveNeverFalls() throws {
+        #expect(try dataSet().chainedFalls == 0)
     }
 
     @Test("k-factor within 0.015 of realised and 0.03 of planted; cycle time within 10% of realised")

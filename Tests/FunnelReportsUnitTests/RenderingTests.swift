@@ -14,7 +14,7 @@ struct RenderingTests {
         "networks.csv": "network,installs,paid_installs,spend,cpi,ltv_d7,ltv_d30,ltv_projected_d180,roas_d7,roas_d30,payback_day,k_factor,verdict,reason",
     ]
 
-    @Test("every CSV file starts with SPEC.md's columns in order", arguments: headers.keys.sorted())
+    @Test("every CSV file starts with docs/reports.md's columns in order", arguments: headers.keys.sorted())
     func csvHeader(file: String) throws {
         let files = Dictionary(uniqueKeysWithValues: CSVRenderer.render(Self.sample()).map { ($0.name, $0.contents) })
         let header = try #require(files[file]?.components(separatedBy: "\r\n").first)
@@ -115,7 +115,7 @@ struct RenderingTests {
         let json = try JSONRenderer.render(Self.sample())
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         #expect(Set(object.keys) == ["scope", "has_data", "networks", "funnel", "funnel_top", "retention",
-                                     "retention_summary", "retention_brackets", "custom_retention", "regular_users", "ltv", "ltv_models",
+                                     "retention_summary", "retention_brackets", "custom_retention", "regular_users", "ltv", "ltv_models", "ltv_backtest",
                                      "cpi", "cpi_totals", "kfactor", "friction", "spend_response"])
         let scope = try #require(object["scope"] as? [String: Any])
         #expect(scope["day_rule"] as? String == "calendar")

@@ -1,6 +1,7 @@
 -- fct_networks: one line per network (and 'all'): installs, spend, CPI, observed LTV D7/D30,
 -- projected LTV D180 with its interval, ROAS D7/D30, payback day (first day with LTV >= CPI:
--- observed, else from the fitted model, labelled by payback_basis), k-factor, and the verdict.
+-- observed, else the first day the chosen projection in fct_ltv_projection reaches the CPI,
+-- labelled by payback_basis), k-factor, and the verdict.
 -- Verdict rule on r = LTV_D180 / CPI (thresholds from the config, defaults 1.5 and 0.7):
 -- 'double down' when r >= double_down_ratio and even the interval's low end pays back
 -- (low >= CPI); 'cut' when r < cut_ratio and even the high end does not pay back (high < CPI);
@@ -12,7 +13,7 @@
 -- Money is numeric (migration 0055): spend is an exact sum, CPI its numeric quotient, and the
 -- verdict's ratios are taken in numeric from the stored LTVs and CPI.
 -- Grain: one row per (app_id, network). Reads: int_cohort_rollup, int_spend_day_rollup, fct_ltv,
--- fct_ltv_models, fct_kfactor, compute_settings.
+-- fct_ltv_projection, fct_kfactor, compute_settings.
 delete from fct_networks;
 
 with settings as (
@@ -43,27 +44,25 @@ with settings as (
               and l.day = 30 and not l.projected) as roas_d30,
            (select l from fct_ltv l where l.app_id = b.app_id and l.network = b.network and l.day = 180
              order by l.projected limit 1) as d180,
-           m.a, m.b,
            (select k.k_factor from fct_kfactor k where k.app_id = b.app_id and k.network = b.network) as k_factor
     from base b
-    left join fct_ltv_models m on m.app_id = b.app_id and m.network = b.network
 ), payback as (
     select m.*,
            (m.d180).ltv as ltv180,
            coalesce((m.d180).ltv_low, (m.d180).ltv) as ltv180_low,
            coalesce((m.d180).ltv_high, (m.d180).ltv) as ltv180_high,
            (select min(l.day) from fct_ltv l where l.app_id = m.app_id and l.network = m.network
-              and not l.projected and m.cpi is not null and l.ltv >= m.cpi) as observed_payback
+              and not l.projected and m.cpi is not null and l.ltv >= m.cpi) as observed_payback,
+           (select min(p.day) from fct_ltv_projection p where p.app_id = m.app_id and p.network = m.network
+              and m.cpi is not null and p.ltv >= m.cpi) as projected_payback,
+           exists (select 1 from fct_ltv_projection p where p.app_id = m.app_id and p.network = m.network)
+               as has_projection
     from measured m
 ), decided as (
     select p.*,
-           coalesce(p.observed_payback,
-                    case when p.cpi is not null and p.a > 0 and p.b > 0
-                              and ln(p.cpi::double precision / p.a) / p.b <= ln(s.ltv_horizon)
-                         then greatest(1, ceil(exp(ln(p.cpi::double precision / p.a) / p.b)))::integer end)
-             as payback_day,
-           p.observed_payback is null and p.cpi is not null and p.a > 0 and p.b > 0
-               and ln(p.cpi::double precision / p.a) / p.b > ln(s.ltv_horizon) as payback_beyond,
+           coalesce(p.observed_payback, p.projected_payback) as payback_day,
+           p.observed_payback is null and p.projected_payback is null and p.cpi is not null and p.has_projection
+               as payback_beyond,
            s.ltv_horizon, s.min_installs, s.min_payers,
            p.ltv180 / p.cpi as ratio,
            p.ltv180_low / p.cpi as low_ratio,

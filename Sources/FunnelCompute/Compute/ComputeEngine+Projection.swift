@@ -1,56 +1,228 @@
+import Foundation
 import FunnelCore
 import PostgresClient
 
 extension ComputeEngine {
-    /// Fits the LTV model per (app, network) on the observed curve in `fct_ltv`, records it in
-    /// `fct_ltv_models`, and adds projected rows (with their interval) for the configured
-    /// horizons the observed curve has not reached. The fit is floating point; its projections are
-    /// stored as numeric rounded to 6 decimals (a millionth of a USD, as amounts are stored), so
-    /// the money columns hold decimals and the last bits of a double do not reach the reports.
-    func projectLTV(_ connection: PostgresConnection) throws {
-        try connection.execute("delete from fct_ltv_models; delete from fct_ltv where projected")
-        let rows = try connection.query("""
-            select app_id, network, day, ltv, installs from fct_ltv
-            where not projected and ltv is not null
-            order by app_id, network, day
+    /// Projects every app's LTV curves with the method its back-test chose (`LTVBacktest`): the
+    /// back-test's points go to `fct_ltv_backtest`, each network's models to `fct_ltv_models`, the
+    /// projection with its interval at the configured horizons past the observed days to `fct_ltv`
+    /// (projected rows), and the projection for every day up to the projection horizon to
+    /// `fct_ltv_projection`. Without enough history to back-test, the power law projects as before
+    /// with its own interval. The per-user model is back-tested afresh weekly and on a full compute
+    /// (`purchaseModelRefreshDays`). Projections are stored as numeric rounded to 6 decimals (a millionth
+    /// of a USD, as amounts are stored).
+    func projectLTV(_ connection: PostgresConnection, full: Bool) throws {
+        let kept = try keptPurchaseModelPoints(connection)
+        try connection.execute("""
+            delete from fct_ltv_models; delete from fct_ltv where projected; delete from fct_ltv_backtest;
+            delete from fct_ltv_projection
             """)
-        var curves: [String: (app: String, network: String, days: [Int], values: [Double], installs: [Double])] = [:]
-        var order: [String] = []
-        for row in rows {
+        let apps = try connection.query("select app_id from compute_state order by app_id").map { try $0.decode(String.self, at: 0) }
+        let refresh = Set(apps.filter { app in full || (kept[app].map { $0.age >= Self.purchaseModelRefreshDays } ?? true) })
+        var triangles = try LTVTriangles.load(connection, withBuyers: !refresh.isEmpty)
+        var withBuyers = !refresh.isEmpty
+        let horizons = configuration.ltvHorizons.sorted()
+        let projectionHorizon = horizons.last ?? 365
+        for app in triangles.byApp.keys.sorted() {
+            var networks = triangles.byApp[app]!
+            var allFit: BGNBD.Fit?
+            let outcome: LTVBacktest.Outcome
+            if refresh.contains(app) {
+                // The app's per-user fit on the whole history warm-starts the back-test's refits
+                // and the networks' fits.
+                allFit = networks["all"].map(PurchaseModelProjection.histories).flatMap { PurchaseModelProjection.fitHistories($0) }
+                outcome = LTVBacktest.run(networks: networks, horizons: horizons, start: allFit?.model)
+                try storeBacktest(connection, app: app, points: outcome.points, chosen: outcome.chosen, age: 0)
+            } else {
+                let fresh = LTVBacktest.run(networks: networks, horizons: horizons, methods: [.powerLaw, .developmentFactors])
+                let carried = kept[app]!
+                outcome = LTVBacktest.outcome(points: fresh.points + carried.points)
+                try storeBacktest(connection, app: app, points: fresh.points, chosen: outcome.chosen, age: 0)
+                try storeBacktest(connection, app: app, points: carried.points, chosen: outcome.chosen, age: carried.age)
+                if outcome.ranking.first == .purchaseModel {
+                    if !withBuyers {
+                        triangles = try LTVTriangles.load(connection, withBuyers: true)
+                        withBuyers = true
+                    }
+                    networks = triangles.byApp[app]!
+                    allFit = networks["all"].map(PurchaseModelProjection.histories).flatMap { PurchaseModelProjection.fitHistories($0) }
+                }
+            }
+            for network in networks.keys.sorted(by: { ($0 == "all" ? 0 : 1, $0) < ($1 == "all" ? 0 : 1, $1) }) {
+                let triangle = networks[network]!
+                let projection = NetworkProjection(triangle: triangle, outcome: outcome, pooled: allFit,
+                                                   ownFit: network != "all")
+                try store(connection, app: app, network: network, projection, outcome: outcome, horizons: horizons,
+                          projectionHorizon: projectionHorizon)
+            }
+        }
+    }
+
+    /// Days between fresh back-tests of the per-user model. Its refits cost a daily run more than
+    /// all the rest of the projection (3.8 s of a 300k-user run when made every day), so between
+    /// them the choice reuses its back-test points from the run that made them (`data_through`
+    /// in `fct_ltv_backtest`), while the power law and the development factors are back-tested on
+    /// every run; a full compute always makes them again.
+    static let purchaseModelRefreshDays = 7
+
+    /// The per-user model's back-test points of the previous run, per app, with how many days
+    /// older than the app's data they are.
+    private func keptPurchaseModelPoints(_ connection: PostgresConnection) throws
+        -> [String: (age: Int, points: [LTVBacktest.Point])] {
+        var kept: [String: (age: Int, points: [LTVBacktest.Point])] = [:]
+        for row in try connection.query("""
+            select b.app_id, b.network, b.horizon, b.from_day, b.target_day, b.projected::float8, b.observed::float8,
+                   cs.data_through_date - b.data_through
+            from fct_ltv_backtest b join compute_state cs on cs.app_id = b.app_id
+            where b.method = $1
+            order by b.app_id, b.network, b.horizon, b.target_day
+            """, [LTVMethod.purchaseModel.rawValue]) {
             let app = try row.decode(String.self, at: 0)
-            let network = try row.decode(String.self, at: 1)
-            let key = app + "\u{1}" + network
-            if curves[key] == nil {
-                curves[key] = (app, network, [], [], [])
-                order.append(key)
-            }
-            curves[key]!.days.append(try row.decode(Int.self, at: 2))
-            curves[key]!.values.append(try row.decode(Double.self, at: 3))
-            curves[key]!.installs.append(try row.decode(Double?.self, at: 4) ?? 0)
+            let point = LTVBacktest.Point(network: try row.decode(String.self, at: 1), method: .purchaseModel,
+                                          horizon: try row.decode(Int.self, at: 2), fromDay: try row.decode(Int.self, at: 3),
+                                          targetDay: try row.decode(Int.self, at: 4),
+                                          projected: try row.decode(Double.self, at: 5),
+                                          observed: try row.decode(Double.self, at: 6))
+            let age = try row.decode(Int.self, at: 7)
+            kept[app, default: (age, [])].points.append(point)
+            kept[app]!.age = max(kept[app]!.age, age)
         }
-        for key in order {
-            let curve = curves[key]!
-            guard let fit = PowerLawFit.fit(days: curve.days, values: curve.values, weights: curve.installs) else {
-                try connection.query("""
-                    insert into fct_ltv_models (app_id, network, model, points, note)
-                    values ($1, $2, 'power law', $3, $4)
-                    """, [curve.app, curve.network, curve.days.count,
-                          "not enough observed days with revenue to fit (needs \(PowerLawFit.minimumPoints)); no projection"])
-                continue
-            }
+        return kept
+    }
+
+    private func storeBacktest(_ connection: PostgresConnection, app: String, points: [LTVBacktest.Point],
+                               chosen: LTVMethod?, age: Int) throws {
+        guard !points.isEmpty else { return }
+        try connection.query("""
+            insert into fct_ltv_backtest (app_id, network, method, horizon, from_day, target_day, projected, observed,
+                                          error, chosen, data_through)
+            select $1, network, method, horizon, from_day, target_day, round(projected::numeric, 6),
+                   round(observed::numeric, 6), projected / observed - 1, method = $9,
+                   (select data_through_date from compute_state where app_id = $1) - $10::integer
+            from unnest($2::text[], $3::text[], $4::int[], $5::int[], $6::int[], $7::float8[], $8::float8[])
+                 as p (network, method, horizon, from_day, target_day, projected, observed)
+            """, [app, points.map(\.network), points.map(\.method.rawValue), points.map(\.horizon), points.map(\.fromDay),
+                  points.map(\.targetDay), points.map(\.projected), points.map(\.observed), chosen?.rawValue ?? "", age])
+    }
+
+    private func store(_ connection: PostgresConnection, app: String, network: String, _ chosen: NetworkProjection,
+                       outcome: LTVBacktest.Outcome, horizons: [Int], projectionHorizon: Int) throws {
+        let powerLaw = chosen.powerLaw
+        let myPoints = outcome.points.filter { $0.network == network && $0.method == chosen.projection?.method }
+        let error = myPoints.isEmpty ? nil : myPoints.reduce(0) { $0 + abs($1.relativeError) } / Double(myPoints.count)
+        try connection.query("""
+            insert into fct_ltv_models (app_id, network, model, a, b, points, fit_from_day, fit_to_day,
+                                        residual_sd, r_squared, note, method, projection, backtest_error,
+                                        backtest_points, interval_coverage, coverage_points)
+            values ($1, $2, 'power law', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+            """, [app, network, powerLaw?.a, powerLaw?.b, powerLaw?.points ?? 0, powerLaw?.fromDay, powerLaw?.toDay,
+                  powerLaw?.residualSD, powerLaw?.rSquared, chosen.note, chosen.projection?.method.rawValue,
+                  chosen.projection?.modelDescription, error, myPoints.count,
+                  chosen.usesBacktestInterval ? outcome.coverage : nil,
+                  chosen.usesBacktestInterval ? outcome.coveragePoints : nil])
+        guard chosen.projection != nil else { return }
+        for horizon in horizons where horizon > chosen.projectedFrom {
+            let point = chosen.value(day: horizon, outcome: outcome)
             try connection.query("""
-                insert into fct_ltv_models (app_id, network, model, a, b, points, fit_from_day, fit_to_day,
-                                            residual_sd, r_squared, note)
-                values ($1, $2, 'power law', $3, $4, $5, $6, $7, $8, $9, $10)
-                """, [curve.app, curve.network, fit.a, fit.b, fit.points, fit.fromDay, fit.toDay, fit.residualSD,
-                      fit.rSquared, fit.modelDescription + "; interval nominal 90%, widened with the extrapolation distance"])
-            for horizon in configuration.ltvHorizons where horizon > fit.toDay {
-                let interval = fit.interval(day: horizon)
-                try connection.query("""
-                    insert into fct_ltv (app_id, network, day, projected, ltv, ltv_low, ltv_high)
-                    values ($1, $2, $3, true, round($4::numeric, 6), round($5::numeric, 6), round($6::numeric, 6))
-                    """, [curve.app, curve.network, horizon, fit.predict(day: horizon), interval.low, interval.high])
-            }
+                insert into fct_ltv (app_id, network, day, projected, ltv, ltv_low, ltv_high)
+                values ($1, $2, $3, true, round($4::numeric, 6), round($5::numeric, 6), round($6::numeric, 6))
+                """, [app, network, horizon, point.ltv, point.low, point.high])
         }
+        guard projectionHorizon > chosen.projectedFrom else { return }
+        let days = Array((chosen.projectedFrom + 1)...projectionHorizon)
+        let values = chosen.curve(days: days)
+        try connection.query("""
+            insert into fct_ltv_projection (app_id, network, day, ltv)
+            select $1, $2, day, round(ltv::numeric, 6) from unnest($3::int[], $4::float8[]) as p (day, ltv)
+            """, [app, network, days, values])
+    }
+}
+
+/// The projection of one network: the app's chosen method (or the next best that fits this
+/// network), its interval from the back-test, and the power law fitted beside it.
+struct NetworkProjection {
+    let projection: LTVProjection?
+    let powerLaw: PowerLawFit?
+    /// The last observed day the projection starts after (backed by 10% of the installs).
+    let projectedFrom: Int
+    /// The floor of projections: the highest observed LTV among the days 30% of the installs back.
+    let floor: Double
+    let usesBacktestInterval: Bool
+    let note: String
+
+    init(triangle: CohortTriangle, outcome: LTVBacktest.Outcome, pooled: BGNBD.Fit?, ownFit: Bool) {
+        let curve = triangle.matureCurve()
+        let installs = triangle.installsByDay()
+        powerLaw = PowerLawFit.fit(days: Array(curve.indices), values: curve, weights: installs)
+        projectedFrom = triangle.lastDay(backedBy: DevelopmentFactorProjection.minimumSupport)
+        let supported = triangle.lastDay(backedBy: LTVBacktest.targetSupport)
+        floor = supported >= 0 ? curve[0...supported].max() ?? 0 : 0
+        if outcome.chosen != nil {
+            var found: LTVProjection?
+            for method in outcome.ranking {
+                if let fitted = LTVProjection.fit(method, triangle, pooled: pooled, ownFit: ownFit) {
+                    found = fitted
+                    break
+                }
+            }
+            projection = found
+            usesBacktestInterval = found != nil
+            if let found {
+                let won = found.method == outcome.chosen
+                let score = outcome.scores[found.method].map { String(format: "%.1f%%", 100 * $0) } ?? "n/a"
+                note = (won ? "\(found.method.rawValue) won the back-test" : "\(outcome.chosen!.rawValue) won the back-test "
+                        + "but cannot fit this network: \(found.method.rawValue) instead")
+                    + " (mean absolute log error \(score)); interval nominal 80% from the back-test errors"
+            } else {
+                note = "no method could fit this network's observed days; no projection"
+            }
+        } else if let powerLaw {
+            projection = .powerLaw(powerLaw)
+            usesBacktestInterval = false
+            note = "history too short to back-test: power law, interval nominal 90% from the fit, widened with the "
+                + "extrapolation distance"
+        } else {
+            projection = nil
+            usesBacktestInterval = false
+            note = "not enough observed days with revenue to fit (needs \(PowerLawFit.minimumPoints)); no projection"
+        }
+    }
+
+    /// The projection on a day with its interval.
+    func value(day: Int, outcome: LTVBacktest.Outcome) -> (ltv: Double, low: Double, high: Double) {
+        guard let projection else { return (0, 0, 0) }
+        let center = max(projection.predict(day: day), floor)
+        if !usesBacktestInterval, case .powerLaw(let fit) = projection {
+            let interval = fit.interval(day: day)
+            return (center, interval.low, interval.high)
+        }
+        let width = outcome.halfWidth(horizon: day) ?? 0
+        return (center, max(center * exp(-width), floor), center * exp(width))
+    }
+
+    /// The projection on each of `days` (ascending), never falling. The per-user model, whose days
+    /// cost a pass over every history, is evaluated weekly and interpolated between.
+    func curve(days: [Int]) -> [Double] {
+        guard let projection, let first = days.first, let last = days.last else { return [] }
+        let step = projection.method == .purchaseModel ? 7 : 1
+        var knots = Array(stride(from: first, through: last, by: step))
+        if knots.last != last { knots.append(last) }
+        let knotValues = knots.map { projection.predict(day: $0) }
+        var result: [Double] = []
+        var knot = 0
+        var running = floor
+        for day in days {
+            while knot + 1 < knots.count && knots[knot + 1] < day { knot += 1 }
+            let value: Double
+            if knots[knot] == day || knot + 1 >= knots.count {
+                value = knotValues[knot]
+            } else {
+                let share = Double(day - knots[knot]) / Double(knots[knot + 1] - knots[knot])
+                value = knotValues[knot] + share * (knotValues[knot + 1] - knotValues[knot])
+            }
+            running = max(running, value)
+            result.append(running)
+        }
+        return result
     }
 }

@@ -164,9 +164,10 @@ public struct BGNBD: Sendable, Equatable {
     /// `start` (all 1 when nil) and also from a start scaled to the data (α at the mean age), and
     /// keeps the better. Rows with T <= 0 (customers first seen at the end of observation, no
     /// information) or weight <= 0 are left out. Returns nil without data or when no finite
-    /// likelihood was found.
+    /// likelihood was found. With `onlyFromStart` (and a `start`), only the given start is tried:
+    /// a refit close to a known fit (the same customers seen a few weeks earlier).
     public static func fit(_ data: [WeightedPurchaseHistory], start: BGNBD? = nil,
-                           minimiser: NelderMead = NelderMead()) -> Fit? {
+                           minimiser: NelderMead = NelderMead(), onlyFromStart: Bool = false) -> Fit? {
         let usable = data.filter { $0.weight > 0 && $0.history.x >= 0 && $0.history.T > 0 }
         let customers = usable.reduce(0) { $0 + $1.weight }
         guard customers > 0 else { return nil }
@@ -181,6 +182,7 @@ public struct BGNBD: Sendable, Equatable {
         var starts: [[Double]] = [[0, log(max(meanAge, 1e-6)), 0, 0]]
         if let start {
             starts.insert([log(start.r), log(start.alpha), log(start.a), log(start.b)], at: 0)
+            if onlyFromStart { starts.removeLast() }
         } else {
             starts.insert([0, 0, 0, 0], at: 0)
         }

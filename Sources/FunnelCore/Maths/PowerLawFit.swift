@@ -1,6 +1,6 @@
 import Foundation
 
-/// The LTV projection model: LTV(d) = a * d^b, fitted by weighted least squares on
+/// One of the LTV projection methods (`LTVMethod.powerLaw`): LTV(d) = a * d^b, fitted by weighted least squares on
 /// (ln d, ln LTV(d)) over the observed days `fromDay...toDay`.
 ///
 /// Day N of an observed LTV curve pools only the cohorts already mature for N, so its late days

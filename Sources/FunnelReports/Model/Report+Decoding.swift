@@ -109,7 +109,8 @@ extension LTVRow {
         self.init(network: try row.text("network"), day: try row.int("day"), projected: try row.bool("projected"),
                   cohorts: try row.optionalInt("cohorts"), installs: try row.optionalInt("installs"),
                   revenue: try row.money("revenue"), ltv: try row.money("ltv"), ltvLow: try row.money("ltv_low"),
-                  ltvHigh: try row.money("ltv_high"), spend: try row.money("spend"), roas: try row.number("roas"))
+                  ltvHigh: try row.money("ltv_high"), spend: try row.money("spend"), roas: try row.number("roas"),
+                  ltvChained: try row.money("ltv_chained"), shown: try row.bool("shown"))
     }
 }
 
@@ -118,7 +119,18 @@ extension LTVModelRow {
         self.init(network: try row.text("network"), model: try row.text("model"), a: try row.number("a"),
                   b: try row.number("b"), points: try row.int("points"), fitFromDay: try row.optionalInt("fit_from_day"),
                   fitToDay: try row.optionalInt("fit_to_day"), residualSd: try row.number("residual_sd"),
-                  rSquared: try row.number("r_squared"), note: try row.text("note"))
+                  rSquared: try row.number("r_squared"), note: try row.text("note"), method: try row.optionalText("method"),
+                  projection: try row.optionalText("projection"), backtestError: try row.number("backtest_error"),
+                  backtestPoints: try row.optionalInt("backtest_points"),
+                  intervalCoverage: try row.number("interval_coverage"),
+                  coveragePoints: try row.optionalInt("coverage_points"))
+    }
+}
+
+extension LTVBacktestRow {
+    init(_ row: PostgresRow) throws {
+        self.init(method: try row.text("method"), horizon: try row.int("horizon"), points: try row.int("points"),
+                  meanAbsError: try row.number("mean_abs_error"), chosen: try row.bool("chosen"))
     }
 }
 

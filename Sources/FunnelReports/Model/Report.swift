@@ -26,6 +26,7 @@ public struct Report: Sendable, Codable, Equatable {
     public var regularUsers: [RegularUsersRow]
     public var ltv: [LTVRow]
     public var ltvModels: [LTVModelRow]
+    public var ltvBacktest: [LTVBacktestRow] = []
     public var cpi: [CPIRow]
     public var cpiTotals: [CPIRow]
     public var kfactor: [KFactorRow]
@@ -52,6 +53,7 @@ public struct Report: Sendable, Codable, Equatable {
         case regularUsers = "regular_users"
         case ltv
         case ltvModels = "ltv_models"
+        case ltvBacktest = "ltv_backtest"
         case cpi
         case cpiTotals = "cpi_totals"
         case kfactor, friction
@@ -211,7 +213,9 @@ public struct RegularUsersRow: Sendable, Codable, Equatable {
     }
 }
 
-/// One point of an LTV curve (ltv.csv); `projected` points carry an interval.
+/// One point of an LTV curve (ltv.csv); `projected` points carry an interval. `ltv` is the exact
+/// LTV of the cohorts mature for the day, `ltvChained` the pooled curve that cannot fall (what the
+/// charts draw), `shown` whether enough installs back the day for a chart.
 public struct LTVRow: Sendable, Codable, Equatable {
     public var network: String
     public var day: Int
@@ -219,16 +223,23 @@ public struct LTVRow: Sendable, Codable, Equatable {
     public var cohorts, installs: Int?
     public var revenue, ltv, ltvLow, ltvHigh, spend: Decimal?
     public var roas: Double?
+    public var ltvChained: Decimal? = nil
+    public var shown: Bool = true
 
     private enum CodingKeys: String, CodingKey {
         case network, day, projected, cohorts, installs, revenue, ltv
         case ltvLow = "ltv_low"
         case ltvHigh = "ltv_high"
         case spend, roas
+        case ltvChained = "ltv_chained"
+        case shown
     }
 }
 
-/// The LTV model fitted for one network.
+/// The LTV projection of one network: the method the back-test chose (`method`, `projection`
+/// describing the fitted model), its mean absolute back-test error on this network and the
+/// coverage of its intervals on the app's held-out values; `model`, `a`, `b` and the fit columns
+/// describe the power law fitted beside it.
 public struct LTVModelRow: Sendable, Codable, Equatable {
     public var network, model: String
     public var a, b: Double?
@@ -236,6 +247,12 @@ public struct LTVModelRow: Sendable, Codable, Equatable {
     public var fitFromDay, fitToDay: Int?
     public var residualSd, rSquared: Double?
     public var note: String
+    public var method: String? = nil
+    public var projection: String? = nil
+    public var backtestError: Double? = nil
+    public var backtestPoints: Int? = nil
+    public var intervalCoverage: Double? = nil
+    public var coveragePoints: Int? = nil
 
     private enum CodingKeys: String, CodingKey {
         case network, model, a, b, points
@@ -243,7 +260,27 @@ public struct LTVModelRow: Sendable, Codable, Equatable {
         case fitToDay = "fit_to_day"
         case residualSd = "residual_sd"
         case rSquared = "r_squared"
-        case note
+        case note, method, projection
+        case backtestError = "backtest_error"
+        case backtestPoints = "backtest_points"
+        case intervalCoverage = "interval_coverage"
+        case coveragePoints = "coverage_points"
+    }
+}
+
+/// One projection method's back-test at one horizon (ltv_backtest.csv): held-out points, mean
+/// absolute relative error, and whether the app's projection uses the method.
+public struct LTVBacktestRow: Sendable, Codable, Equatable {
+    public var method: String
+    public var horizon: Int
+    public var points: Int
+    public var meanAbsError: Double?
+    public var chosen: Bool
+
+    private enum CodingKeys: String, CodingKey {
+        case method, horizon, points
+        case meanAbsError = "mean_abs_error"
+        case chosen
     }
 }
 

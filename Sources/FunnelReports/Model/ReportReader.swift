@@ -63,6 +63,7 @@ public struct ReportReader {
         report.regularUsers = try rows("regular_users", [app], RegularUsersRow.init)
         report.ltv = try rows("ltv", [app], LTVRow.init)
         report.ltvModels = try rows("ltv_models", [app], LTVModelRow.init)
+        report.ltvBacktest = try rows("ltv_backtest", [app], LTVBacktestRow.init)
         report.cpi = try rows("cpi", [app, request.from, request.to, request.breakdowns.contains(.campaign),
                                       request.breakdowns.contains(.country)]) { try CPIRow($0) }
         report.cpiTotals = try rows("cpi_totals", [app, request.from, request.to], CPIRow.init(totals:))

@@ -41,11 +41,22 @@ public enum CSVRenderer {
                   .number($0.rate)]
              }),
             ("ltv.csv", ["network", "day", "installs", "revenue", "ltv", "projected", "ltv_low", "ltv_high",
-                         "cohorts", "spend", "roas"],
+                         "cohorts", "spend", "roas", "ltv_chained", "shown"],
              report.ltv.map {
                  [.text($0.network), .integer($0.day), .integer($0.installs), .money($0.revenue), .money($0.ltv),
                   .boolean($0.projected), .money($0.ltvLow), .money($0.ltvHigh), .integer($0.cohorts),
-                  .money($0.spend), .number($0.roas)]
+                  .money($0.spend), .number($0.roas), .money($0.ltvChained), .boolean($0.shown)]
+             }),
+            ("ltv_models.csv", ["network", "method", "backtest_error", "backtest_points", "interval_coverage",
+                                "coverage_points", "projection", "model", "a", "b", "r_squared", "note"],
+             report.ltvModels.map {
+                 [.text($0.network), .text($0.method ?? ""), .number($0.backtestError), .integer($0.backtestPoints),
+                  .number($0.intervalCoverage), .integer($0.coveragePoints), .text($0.projection ?? ""), .text($0.model),
+                  .number($0.a), .number($0.b), .number($0.rSquared), .text($0.note)]
+             }),
+            ("ltv_backtest.csv", ["method", "horizon", "points", "mean_abs_error", "chosen"],
+             report.ltvBacktest.map {
+                 [.text($0.method), .integer($0.horizon), .integer($0.points), .number($0.meanAbsError), .boolean($0.chosen)]
              }),
             ("cpi.csv", ["date", "network", "campaign", "country", "spend", "impressions", "clicks", "installs",
                          "paid_installs", "cpi", "blended_cpi", "ctr", "ipm"],

@@ -61,10 +61,18 @@ enum Charts {
         return "<div class=\"scroll\">" + svg + "</svg></div>"
     }
 
-    /// One network's LTV curve: observed (solid), projected (dashed, with its interval as a band),
-    /// and the CPI as a horizontal line.
+    /// One network's LTV curve: observed (solid: the chained curve, which cannot fall, on the days
+    /// enough installs back), projected (dashed, with its interval as a band), and the CPI as a
+    /// horizontal line.
     static func ltvCurve(network: String, points: [LTVRow], cpi: Decimal?) -> String {
-        let observed = points.filter { !$0.projected && $0.ltv != nil }.sorted { $0.day < $1.day }
+        let observed = points.filter { !$0.projected && $0.shown && ($0.ltvChained ?? $0.ltv) != nil }
+            .map { row -> LTVRow in
+                var chained = row
+                chained.ltv = row.ltvChained ?? row.ltv
+                return chained
+            }
+            .sorted { $0.day < $1.day }
+        let hidden = points.contains { !$0.projected && !$0.shown }
         let projected = points.filter { $0.projected && $0.ltv != nil }.sorted { $0.day < $1.day }
         guard !observed.isEmpty || !projected.isEmpty else { return "" }
         let lastDay = Double(max(observed.last?.day ?? 0, projected.last?.day ?? 0, 1))
@@ -81,6 +89,7 @@ enum Charts {
         let label = "LTV curve of \(network) against its CPI"
         var svg = "<svg role=\"img\" aria-label=\"\(esc(label))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\"><title>\(esc(label)): "
             + "observed to day \(observed.last?.day ?? 0)"
+            + (hidden ? " (later days rest on fewer than 10% of the installs and are not drawn)" : "")
             + (projected.last.map { ", projected to day \($0.day) (\(Formatting.money($0.ltv)))" } ?? "")
             + (cpi.map { ", CPI \(Formatting.money($0))" } ?? ", no CPI") + "</title>"
             + "<text x=\"\(Int(left))\" y=\"16\" font-size=\"14\" font-weight=\"bold\" fill=\"#1a1a1a\">\(esc(network))</text>"

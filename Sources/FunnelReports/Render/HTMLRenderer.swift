@@ -64,8 +64,10 @@ public enum HTMLRenderer {
         let ltvNetworks = report.ltv.map(\.network).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
         body += section("LTV against CPI", "<div class=\"grid\">" + ltvNetworks.map { network in
             Charts.ltvCurve(network: network, points: report.ltv.filter { $0.network == network }, cpi: cpiByNetwork[network] ?? nil)
-        }.joined() + "</div><p class=\"note\">Solid: observed LTV. Dashed: projected, with its interval as a band. "
-            + "Horizontal line: CPI.</p>")
+        }.joined() + "</div><p class=\"note\">Solid: observed LTV (each day adds the revenue per install of the cohorts "
+            + "mature for it, so the curve cannot fall; it stops where fewer than 10% of the installs back a day). "
+            + "Dashed: projected, with its interval as a band. Horizontal line: CPI.</p>"
+            + projectionTables(report))
         body += section("Spend and CPI", table(["network", "spend", "installs", "paid", "CPI", "blended CPI", "CTR", "IPM"],
             report.cpiTotals.map {
                 [$0.network, Formatting.money($0.spend), Formatting.grouped($0.installs), Formatting.grouped($0.paidInstalls),
@@ -115,6 +117,21 @@ public enum HTMLRenderer {
         if report.friction.status == .notComputed { items.append("<li>Friction: not computed yet.</li>") }
         return section("What to do", "<ul>" + items.joined() + "</ul><p class=\"note\">Days are counted as "
             + escape(report.scope.dayRuleLabel) + ". Immature values are shown as “-”, never 0.</p>")
+    }
+
+    /// The projection per network (method, back-test error, interval coverage) and every
+    /// method's back-test per horizon.
+    private static func projectionTables(_ report: Report) -> String {
+        let models = report.ltvModels.map { row -> [String] in
+            let coverage = row.intervalCoverage.map { "\(Formatting.percent($0)) of \(row.coveragePoints ?? 0)" }
+            return [row.network, row.method ?? Formatting.missing, Formatting.percent(row.backtestError),
+                    coverage ?? Formatting.missing, row.projection ?? Formatting.missing, row.note]
+        }
+        let backtest = report.ltvBacktest.map { row -> [String] in
+            [row.method, "D\(row.horizon)", String(row.points), Formatting.percent(row.meanAbsError), row.chosen ? "yes" : ""]
+        }
+        return table(["network", "projection", "back-test error", "interval coverage", "model", "note"], models)
+            + table(["method", "horizon", "held-out values", "mean error", "chosen"], backtest)
     }
 
     private static func section(_ title: String, _ content: String) -> String {

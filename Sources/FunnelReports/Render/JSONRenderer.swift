@@ -14,7 +14,9 @@ import Foundation
 ///   click_to_install, ipm}], "retention": [retention.csv columns],
 ///   "retention_summary": [{mode, network, day, cohorts, cohort_size, retained, rate}],
 ///   "retention_brackets": [...], "regular_users": [...], "ltv": [ltv.csv columns + cohorts, spend, roas],
-///   "ltv_models": [{network, model, a, b, points, fit_from_day, fit_to_day, residual_sd, r_squared, note}],
+///   "ltv_models": [{network, model, a, b, points, fit_from_day, fit_to_day, residual_sd, r_squared, note, method,
+///                   projection, backtest_error, backtest_points, interval_coverage, coverage_points}],
+///   "ltv_backtest": [ltv_backtest.csv columns],
 ///   "cpi": [cpi.csv columns], "cpi_totals": [the same per network over the range, date ""],
 ///   "kfactor": [kfactor.csv columns + cohorts],
 ///   "friction": {"status": "computed" | "not_computed", "rows": [friction.csv columns + q_value, rank]} }

@@ -208,12 +208,37 @@ public enum TextRenderer {
         }
         out.table(["network", "D7", "D30", "latest"] + horizons.flatMap { $0 == 180 ? ["D180 proj", "D180 interval"] : ["D\($0) proj"] }, rows)
         out.line("  latest: the last observed day that at least 30% of the installs are mature for.")
-        let models = report.ltvModels.filter { $0.a != nil }
-        if let model = models.first {
-            out.wrapped("Projection: \(model.model) fitted per network on log-log (e.g. \(model.network): a = "
-                + "\(Formatting.ratio(model.a, digits: 3)), b = \(Formatting.ratio(model.b, digits: 3)), R² "
-                + "\(Formatting.ratio(model.rSquared)); \(model.note)). Intervals from the fit's residual spread.",
-                indent: "  ", hanging: "  ")
+        if let all = report.ltvModels.first(where: { $0.method != nil }) {
+            var text = "Projection: \(all.method!)"
+            if let error = all.backtestError {
+                text += ", chosen by back-test (mean error \(Formatting.percent(error)) on \(all.network)'s "
+                    + "\(all.backtestPoints ?? 0) held-out values)"
+            }
+            let horizons = Array(Set(report.ltvBacktest.map(\.horizon))).sorted()
+            for horizon in horizons {
+                let rows = report.ltvBacktest.filter { $0.horizon == horizon }
+                text += "; back-test error at D\(horizon): "
+                    + rows.map { "\($0.method) \(Formatting.percent($0.meanAbsError))" }.joined(separator: ", ")
+            }
+            if let coverage = all.intervalCoverage {
+                text += "; the 80% intervals covered \(Formatting.percent(coverage)) of \(all.coveragePoints ?? 0) held-out values"
+            }
+            out.wrapped(text + ". " + all.note + ".", indent: "  ", hanging: "  ")
+            for model in report.ltvModels where model.method != nil && model.method != all.method {
+                out.wrapped("\(model.network): \(model.method!) (\(model.note)).", indent: "  ", hanging: "  ")
+            }
+        } else if let model = report.ltvModels.first {
+            out.wrapped("Projection: none (\(model.note)).", indent: "  ", hanging: "  ")
+        }
+        let cut = networks.compactMap { network -> String? in
+            let observed = report.ltv.filter { $0.network == network && !$0.projected }
+            guard let lastShown = observed.filter(\.shown).map(\.day).max(),
+                  let last = observed.map(\.day).max(), lastShown < last else { return nil }
+            return "\(network) at day \(lastShown)"
+        }
+        if !cut.isEmpty {
+            out.wrapped("Charts stop where fewer than 10% of the installs back a day: " + cut.joined(separator: ", ") + ".",
+                        indent: "  ", hanging: "  ")
         }
     }
 

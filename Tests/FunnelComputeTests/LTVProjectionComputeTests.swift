@@ -1,0 +1,57 @@
+import Foundation
+import FunnelCompute
+import FunnelBench
+import FunnelCore
+import PostgresClient
+import Testing
+
+@Suite("LTV projection chosen by back-test, kept between daily runs")
+struct LTVProjectionComputeTests {
+    /// Synthetic data (set-based SQL, as `bench compute` writes it): 4,000 users over 60 days, then
+    /// one more day in a new loaded file. A full compute back-tests every method; the incremental
+    /// run after it back-tests the power law and the development factors again and keeps the
+    /// per-user model's points (made a day earlier); a week later they are made again.
+    @Test("every method back-tested on a full compute; the per-user points kept by a daily run, remade after a week")
+    func perUserPointsKeptThenRefreshed() throws {
+        let f = try ComputeFixture(app: "bench")
+        let history = try SyntheticData.registerFile(f.connection, name: "bench/history.csv")
+        _ = try SyntheticData.insert(into: f.connection, app: "bench", users: 4_000, firstDay: "2024-01-01", days: 60,
+                                     seed: 1, fileID: history)
+        _ = try f.compute(full: true)
+        func ages() throws -> [String: Int] {
+            var result: [String: Int] = [:]
+            for row in try f.connection.query("""
+                select b.method, max(cs.data_through_date - b.data_through)::int
+                from fct_ltv_backtest b join compute_state cs using (app_id) group by b.method
+                """) {
+                result[try row.decode(String.self, at: 0)] = try row.decode(Int.self, at: 1)
+            }
+            return result
+        }
+        #expect(try ages() == ["power law": 0, "development factors": 0, "per-user BG/NBD": 0])
+        let perUser = "select string_agg(projected::text, ',' order by network, horizon, target_day) from fct_ltv_backtest where method = 'per-user BG/NBD'"
+        let before = try f.string(perUser)
+        // The chosen method is the one with the smallest mean |ln(projected / observed)|, and every
+        // network row names it.
+        let scores = try f.connection.query("""
+            select method, avg(abs(ln(projected / observed)))::float8, bool_and(chosen) from fct_ltv_backtest group by method
+            """).map { (try $0.decode(String.self, at: 0), try $0.decode(Double.self, at: 1), try $0.decode(Bool.self, at: 2)) }
+        let best = try #require(scores.min { $0.1 < $1.1 })
+        #expect(best.2, "the best-scoring method \(best.0) is marked chosen")
+        #expect(try f.int("select count(*) from fct_ltv_models where method is distinct from $1", [best.0]) == 0)
+
+        let day = try SyntheticData.registerFile(f.connection, name: "bench/2024-03-01.csv")
+        _ = try SyntheticData.insert(into: f.connection, app: "bench", users: 60, firstDay: "2024-03-01", days: 1, seed: 2,
+                                     fileID: day)
+        _ = try f.compute()
+        #expect(try ages() == ["power law": 0, "development factors": 0, "per-user BG/NBD": 1])
+        #expect(try f.string(perUser) == before, "the per-user points are kept as they were made")
+
+        try f.connection.execute("update fct_ltv_backtest set data_through = data_through - 6 where method = 'per-user BG/NBD'")
+        let next = try SyntheticData.registerFile(f.connection, name: "bench/2024-03-02.csv")
+        _ = try SyntheticData.insert(into: f.connection, app: "bench", users: 60, firstDay: "2024-03-02", days: 1, seed: 3,
+                                     fileID: next)
+        _ = try f.compute()
+        #expect(try ages() == ["power law": 0, "development factors": 0, "per-user BG/NBD": 0], "remade after a week")
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import FunnelCore
+import Testing
+
+@Suite("LTV back-tested projection")
+struct LTVProjectionTests {
+    /// Two cohorts: A (10 installs, days 0-2: $10, $0, $5) and B (30 installs, days 0-1: $3, $6).
+    /// Mature curve: day 0 (10 + 3) / 40, day 1 (10 + 9) / 40, day 2 15 / 10 (A alone).
+    /// Chained: day 0 13/40, day 1 13/40 + 6/40, day 2 19/40 + 5/10.
+    @Test("mature and chained curves, by hand")
+    func curvesByHand() {
+        let triangle = CohortTriangle(cohorts: [
+            .init(installs: 10, revenueByDay: [10, 0, 5]),
+            .init(installs: 30, revenueByDay: [3, 6]),
+        ])
+        #expect(triangle.installsByDay() == [40, 40, 10])
+        #expect(triangle.matureCurve() == [13.0 / 40, 19.0 / 40, 1.5])
+        let chained = triangle.chainedCurve()
+        #expect(abs(chained[0] - 13.0 / 40) < 1e-12)
+        #expect(abs(chained[1] - 19.0 / 40) < 1e-12)
+        #expect(abs(chained[2] - (19.0 / 40 + 0.5)) < 1e-12)
+        // A single cohort's chained curve is its exact cumulative LTV.
+        let single = CohortTriangle(cohorts: [.init(installs: 10, revenueByDay: [10, 0, 5])])
+        #expect(single.chainedCurve() == single.matureCurve())
+        #expect(single.matureCurve() == [1.0, 1.0, 1.5])
+        // Holding out a day: A keeps days 0-1, B keeps day 0.
+        let held = triangle.holdingOut(days: 1)
+        #expect(held.cohorts.map(\.revenueByDay) == [[10, 0], [3]])
+    }
+
+    /// The chained curve never falls, where the mature curve does (its last day rests on a weak
+    /// old cohort).
+    @Test("the chained curve cannot fall")
+    func chainedIsMonotone() {
+        let triangle = CohortTriangle(cohorts: [
+            .init(installs: 100, revenueByDay: [1, 1, 1, 0]),
+            .init(installs: 100, revenueByDay: [50, 50, 50]),
+        ])
+        let mature = triangle.matureCurve()
+        #expect(mature[3] < mature[2])
+        let chained = triangle.chainedCurve()
+        #expect(zip(chained, chained.dropFirst()).allSatisfy { $0 <= $1 })
+    }
+
+    /// Planted shapes, each a curve LTV(d) of USD per install: users buy $5 on day d with
+    /// probability (LTV(d) − LTV(d−1)) / 5, independently, so the cohorts' expected LTV is the
+    /// planted curve. 90 daily cohorts of 1,000 installs (90 days of history).
+    enum Shape: String, CaseIterable {
+        case powerLaw = "power law"
+        case frontLoadedLinear = "front-loaded then linear"
+        case saturating
+
+        func ltv(_ day: Int) -> Double {
+            guard day >= 0 else { return 0 }
+            let d = Double(day)
+            switch self {
+            case .powerLaw: return 0.5 * pow(d + 1, 0.45)
+            case .frontLoadedLinear: return 1.0 + 0.006 * d
+            case .saturating: return 3 * (1 - exp(-(d + 1) / 40))
+            }
+        }
+    }
+
+    static func triangle(_ shape: Shape, cohorts: Int = 90, installs: Int = 1_000, seed: UInt64) -> CohortTriangle {
+        var random = SplitMix64(seed: seed)
+        let price = 5.0
+        var result: [CohortTriangle.Cohort] = []
+        for index in 0..<cohorts {
+            let lastDay = cohorts - 1 - index
+            var revenue = [Double](repeating: 0, count: lastDay + 1)
+            var purchases = [Double](repeating: 0, count: lastDay + 1)
+            var buyers: [[Int]] = []
+            let probability = (0...lastDay).map { (shape.ltv($0) - shape.ltv($0 - 1)) / price }
+            for _ in 0..<installs {
+                var days: [Int] = []
+                for day in 0...lastDay where random.unit() < probability[day] { days.append(day) }
+                for day in days {
+                    revenue[day] += price
+                    purchases[day] += 1
+                }
+                if !days.isEmpty { buyers.append(days) }
+            }
+            result.append(.init(installs: Double(installs), revenueByDay: revenue, purchasesByDay: purchases,
+                                buyerPurchaseDays: buyers))
+        }
+        return CohortTriangle(cohorts: result)
+    }
+
+    @Test("from 90 days of history the chosen projection is within 10% of the planted D180 and D365",
+          arguments: Shape.allCases)
+    func chosenProjectionRecoversPlantedShape(shape: Shape) throws {
+        let triangle = Self.triangle(shape, seed: 7)
+        let outcome = LTVBacktest.run(networks: ["all": triangle], horizons: [180, 365])
+        let chosen = try #require(outcome.chosen)
+        for method in LTVMethod.allCases {
+            let points = outcome.points.filter { $0.method == method }
+            for horizon in [180, 365] {
+                let errors = points.filter { $0.horizon == horizon }.map { String(format: "%+.1f%%", 100 * $0.relativeError) }
+                print("\(shape.rawValue): \(method.rawValue) back-test errors at D\(horizon): \(errors.joined(separator: " "))")
+            }
+        }
+        print("\(shape.rawValue): chosen \(chosen.rawValue), scores \(outcome.scores.map { "\($0.key.rawValue) \($0.value)" }), "
+              + "80% interval coverage \(outcome.coverage.map { String(format: "%.0f%%", 100 * $0) } ?? "n/a") "
+              + "of \(outcome.coveragePoints)")
+        let projection = try #require(LTVProjection.fit(chosen, triangle))
+        for horizon in [180, 365] {
+            let truth = shape.ltv(horizon)
+            let error = projection.predict(day: horizon) / truth - 1
+            print("\(shape.rawValue): \(chosen.rawValue) D\(horizon) \(projection.predict(day: horizon)) vs planted \(truth)")
+            #expect(abs(error) < 0.10, "\(shape.rawValue) D\(horizon): \(chosen.rawValue) off by \(error)")
+        }
+        // The back-test measured every method on this shape.
+        #expect(Set(outcome.points.map(\.method)).count >= 2)
+        // The chosen method's back-test error is the smallest.
+        #expect(outcome.scores[chosen] == outcome.scores.values.min())
+    }
+
+    @Test("the per-user model projects a cohort's future purchases from its buyers' histories")
+    func purchaseModelProjects() throws {
+        let triangle = Self.triangle(.powerLaw, cohorts: 40, installs: 500, seed: 3)
+        let projection = try #require(PurchaseModelProjection.fit(triangle))
+        // Inside the observed days its LTV is close to the observed one, and it keeps growing.
+        let observed = triangle.matureCurve()[20]
+        #expect(abs(projection.predict(day: 20) / observed - 1) < 0.1)
+        #expect(projection.predict(day: 180) > projection.predict(day: 90))
+        // Grouped histories keep every install: buyers and non-buyers.
+        let weight = PurchaseModelProjection.histories(triangle).reduce(0) { $0 + $1.weight }
+        #expect(weight == triangle.installs)
+    }
+}

@@ -133,6 +133,20 @@ create table fct_cpi (
 
 alter table fct_cpi add constraint fct_cpi_pkey PRIMARY KEY (app_id, date, network, campaign, country);
 
+create table fct_cpi_inflated_days (
+    app_id text not null,
+    network text not null,
+    date date not null,
+    spend numeric not null,
+    paid_installs bigint not null,
+    cpi numeric not null,
+    expected_cpi numeric not null,
+    robust_z double precision not null,
+    excess_cost numeric not null
+);
+
+alter table fct_cpi_inflated_days add constraint fct_cpi_inflated_days_pkey PRIMARY KEY (app_id, network, date);
+
 create table fct_custom_retention (
     app_id text not null,
     retention text not null,
@@ -441,6 +455,30 @@ create table fct_retention_summary (
 );
 
 alter table fct_retention_summary add constraint fct_retention_summary_pkey PRIMARY KEY (app_id, mode, network, day);
+
+create table fct_spend_response (
+    app_id text not null,
+    network text not null,
+    status text not null,
+    days integer not null,
+    exponent_b double precision,
+    exponent_b_low double precision,
+    exponent_b_high double precision,
+    exponent_b_se double precision,
+    scale_a double precision,
+    r_squared double precision,
+    current_spend numeric,
+    average_cpi numeric,
+    marginal_cpi numeric,
+    ltv_d180 numeric,
+    headroom_spend numeric,
+    max_spend numeric,
+    saturated boolean,
+    inflated_days integer not null default 0,
+    advice text not null
+);
+
+alter table fct_spend_response add constraint fct_spend_response_pkey PRIMARY KEY (app_id, network);
 
 create table friction_day_rule (
     singleton boolean not null default true,
@@ -1004,6 +1042,35 @@ create view dash_acquisition as
    FROM fct_cpi c
   WHERE c.network <> 'all'::text AND NOT (c.campaign = 'all'::text AND c.country = 'all'::text);
 
+create view dash_cpi_inflated_days as
+ SELECT d.app_id, d.network, d.date, d.spend, d.paid_installs, d.cpi, d.expected_cpi, d.robust_z,
+    d.excess_cost
+   FROM fct_cpi_inflated_days d
+  ORDER BY d.excess_cost DESC;
+
+create view dash_cpi_weekday as
+ WITH days AS (
+         SELECT c.app_id, c.network, EXTRACT(isodow FROM c.date)::integer AS weekday, c.spend,
+            c.paid_installs
+           FROM fct_cpi c
+          WHERE c.campaign = 'all'::text AND c.country = 'all'::text AND c.network <> 'all'::text AND c.spend > 0::numeric
+        ), weekdays AS (
+         SELECT days.app_id, days.network, days.weekday, count(*) AS days, sum(days.spend) AS spend,
+            sum(days.paid_installs) AS paid_installs
+           FROM days
+          GROUP BY days.app_id, days.network, days.weekday
+        ), overall AS (
+         SELECT days.app_id, days.network,
+            sum(days.spend) / NULLIF(sum(days.paid_installs), 0::numeric) AS cpi
+           FROM days
+          GROUP BY days.app_id, days.network
+        )
+ SELECT w.app_id, w.network, w.weekday, w.days, w.spend, w.paid_installs,
+    w.spend / NULLIF(w.paid_installs, 0::numeric) AS cpi,
+    (w.spend / NULLIF(w.paid_installs, 0::numeric) / NULLIF(o.cpi, 0::numeric))::double precision AS cpi_index
+   FROM weekdays w
+     JOIN overall o ON o.app_id = w.app_id AND o.network = w.network;
+
 create view dash_custom_retention as
  SELECT s.app_id, s.retention, s.network, s.measure, s.first_period, s.last_period, s.cohorts,
     s.cohort_size, s.retained, s.rate
@@ -1075,6 +1142,12 @@ create view dash_retention as
 create view dash_retention_summary as
  SELECT s.app_id, s.mode, s.network, s.day, s.cohorts, s.cohort_size, s.retained, s.rate
    FROM fct_retention_summary s;
+
+create view dash_spend_response as
+ SELECT r.app_id, r.network, r.status, r.days, r.exponent_b, r.exponent_b_low, r.exponent_b_high,
+    r.exponent_b_se, r.scale_a, r.r_squared, r.current_spend, r.average_cpi, r.marginal_cpi,
+    r.ltv_d180, r.headroom_spend, r.max_spend, r.saturated, r.inflated_days, r.advice
+   FROM fct_spend_response r;
 
 create view default_funnel_left_out as
  SELECT i.app_id, l.step_index, l.step, l.reason

@@ -1,3 +1,4 @@
+import Foundation
 import FunnelCalendar
 import FunnelCore
 
@@ -14,14 +15,26 @@ struct SpendTally {
 }
 
 extension DataGenerator {
-    /// The CPI of a paid source on a day with `volume` paid installs: it rises with the day's
-    /// volume relative to the planned mean (saturation) and on weekends.
+    /// The CPI of a paid source on a day with `volume` paid installs, from the planted response
+    /// curve: spend = cpi_base * (1 + cpi_saturation) * reference * (volume / reference)^(1/b)
+    /// (reference: the planned mean daily installs), so the CPI is cpi_base * (1 + cpi_saturation)
+    /// at the planned mean and rises as volume^(1/b - 1); times the weekend multiplier on Sat/Sun
+    /// and the planted peak-day multiplier.
     func cpi(source: Int, day: Int, volume: Double) -> Double {
         let profile = PlantedModel.sources[source]
         let weekend = CivilTime.weekday(days: startDay + day) >= 5 ? profile.weekendMultiplier : 1
         let reference = max(plannedDailyPaid[source], 1e-9)
-        return profile.cpiBase * (1 + profile.cpiSaturation * volume / reference) * weekend
+        let saturation = pow(max(volume, 1e-9) / reference, 1 / profile.responseExponent - 1)
+        return profile.cpiBase * (1 + profile.cpiSaturation) * saturation * weekend * inflation(source: source, day: day)
     }
+
+    /// The planted peak-day CPI multiplier of a source on a day (1 on ordinary days).
+    func inflation(source: Int, day: Int) -> Double {
+        PlantedModel.inflatedDays.first { $0.source == source && inflatedDay($0.dayShare) == day }?.multiplier ?? 1
+    }
+
+    /// The day index of a planted peak day.
+    func inflatedDay(_ share: Double) -> Int { Int((share * Double(days)).rounded(.down)) }
 
     /// Writes one ad spend row per (date, network, campaign, country) with installs, spend =
     /// installs x that day's CPI (x the country's multiplier); a planted share is first stated with
@@ -40,6 +53,7 @@ extension DataGenerator {
                 for index in base..<(base + maxCampaigns * countries) { volume += Int(paidCells[index]) }
                 guard volume > 0 else { continue }
                 let dayCPI = cpi(source: source, day: day, volume: Double(volume))
+                var daySpendCents = 0
                 spendTallies[source].dailyCPILow = min(spendTallies[source].dailyCPILow, dayCPI)
                 spendTallies[source].dailyCPIHigh = max(spendTallies[source].dailyCPIHigh, dayCPI)
                 for campaign in 0..<profile.campaigns.count {
@@ -62,12 +76,14 @@ extension DataGenerator {
                         writeSpendRow(day: day, source: source, campaign: campaign, country: country,
                                       cents: written, impressions: impressions, clicks: clicks)
                         spendTallies[source].spendCents += cents
+                        daySpendCents += cents
                         spendTallies[source].paidInstalls += installs
                         spendTallies[source].impressions += impressions
                         spendTallies[source].clicks += clicks
                         spendTallies[source].rows += 1
                     }
                 }
+                if inflation(source: source, day: day) != 1 { inflatedSpendCents[source] = daySpendCents }
             }
         }
         for row in restated {

@@ -59,6 +59,8 @@ final class DataGenerator {
     var paidCells: [Int32]
     let maxCampaigns = 3
     var spendTallies: [SpendTally] = []
+    /// Realised spend (cents) of each source's planted peak day.
+    var inflatedSpendCents: [Int: Int] = [:]
     /// Planned paid installs per source and day (what the budgets buy on average).
     var plannedPaidByDay: [[Double]] = []
     var activeDay: [Bool]

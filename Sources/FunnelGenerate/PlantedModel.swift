@@ -25,6 +25,8 @@ struct SourceProfile: Sendable {
     /// Daily budget modulation: amplitude and period (days) of a sine over the run.
     let budgetSwing: Double
     let budgetPeriod: Double
+    /// Exponent b of the planted response curve installs ~ spend^b (1: no saturation).
+    let responseExponent: Double
 
     /// Retention curve r(d) = a * d^-b through day 1 and day 30.
     var curveA: Double { retentionD1 }
@@ -34,7 +36,7 @@ struct SourceProfile: Sendable {
     init(_ name: String, paid: Bool = true, viral: Bool = false, share: Double, cpi: Double = 0,
          saturation: Double = 0, weekend: Double = 1, ctr: Double = 0, cti: Double = 0,
          d1: Double, d30: Double, payer: Double, revenue: Double, extra: Double,
-         campaigns: [String] = [], swing: Double = 0, period: Double = 1) {
+         campaigns: [String] = [], swing: Double = 0, period: Double = 1, response: Double = 1) {
         self.name = name
         nameBytes = Array(name.utf8)
         isPaid = paid
@@ -53,6 +55,7 @@ struct SourceProfile: Sendable {
         self.campaigns = campaigns
         budgetSwing = swing
         budgetPeriod = period
+        responseExponent = response
     }
 }
 
@@ -62,19 +65,19 @@ enum PlantedModel {
     static let sources: [SourceProfile] = [
         SourceProfile("adnova", share: 0.20, cpi: 1.60, saturation: 0.30, weekend: 1.15, ctr: 0.012, cti: 0.32,
                       d1: 0.44, d30: 0.12, payer: 0.065, revenue: 105, extra: 2.0,
-                      campaigns: ["adnova_evergreen", "adnova_summer", "adnova_lookalike"], swing: 0.45, period: 11),
+                      campaigns: ["adnova_evergreen", "adnova_summer", "adnova_lookalike"], swing: 0.45, period: 11, response: 0.6),
         SourceProfile("pixelreach", share: 0.16, cpi: 2.30, saturation: 0.25, weekend: 1.10, ctr: 0.009, cti: 0.28,
                       d1: 0.36, d30: 0.08, payer: 0.040, revenue: 80, extra: 1.5,
-                      campaigns: ["pixelreach_video", "pixelreach_playable"], swing: 0.35, period: 17),
+                      campaigns: ["pixelreach_video", "pixelreach_playable"], swing: 0.35, period: 17, response: 0.7),
         SourceProfile("clickstorm", share: 0.14, cpi: 3.80, saturation: 0.40, weekend: 1.25, ctr: 0.020, cti: 0.12,
                       d1: 0.18, d30: 0.012, payer: 0.010, revenue: 35, extra: 0.5,
-                      campaigns: ["clickstorm_incent", "clickstorm_banner"], swing: 0.55, period: 7),
+                      campaigns: ["clickstorm_incent", "clickstorm_banner"], swing: 0.55, period: 7, response: 0.5),
         SourceProfile("vistamob", share: 0.12, cpi: 1.10, saturation: 0.50, weekend: 1.20, ctr: 0.007, cti: 0.35,
                       d1: 0.30, d30: 0.05, payer: 0.025, revenue: 60, extra: 1.0,
-                      campaigns: ["vistamob_search", "vistamob_display", "vistamob_retarget"], swing: 0.5, period: 13),
+                      campaigns: ["vistamob_search", "vistamob_display", "vistamob_retarget"], swing: 0.5, period: 13, response: 1.0),
         SourceProfile("socialio", share: 0.13, cpi: 2.70, saturation: 0.20, weekend: 1.05, ctr: 0.010, cti: 0.25,
                       d1: 0.40, d30: 0.10, payer: 0.050, revenue: 90, extra: 1.8,
-                      campaigns: ["socialio_feed", "socialio_stories"], swing: 0.3, period: 23),
+                      campaigns: ["socialio_feed", "socialio_stories"], swing: 0.3, period: 23, response: 0.65),
         SourceProfile("organic", paid: false, share: 0.25, d1: 0.40, d30: 0.10, payer: 0.045, revenue: 85, extra: 1.6),
         SourceProfile("invite", paid: false, viral: true, share: 0, d1: 0.46, d30: 0.14, payer: 0.055, revenue: 95,
                       extra: 1.8),
@@ -136,6 +139,13 @@ enum PlantedModel {
     static let messiness = Messiness(lateShare: 0.01, duplicateShare: 0.005, duplicateInLateFileShare: 0.3,
                                      offsetShare: 0.04, epochShare: 0.01)
     static let restatementShare = 0.04
+
+    // MARK: Spend response
+    /// Planted peak days: (source, day as a share of the run, CPI multiplier). Each costs that
+    /// many times the curve's CPI for its installs.
+    static let inflatedDays: [(source: Int, dayShare: Double, multiplier: Double)] = [
+        (0, 0.4, 2.5), (3, 0.6, 2.5), (2, 0.75, 2.5),
+    ]
 }
 
 /// The planted share of rows that arrive late, repeat, or carry non-UTC / epoch timestamps.

@@ -18,6 +18,8 @@ public struct TruthFile: Codable, Sendable, Equatable {
     public var messiness: MessinessTruth
     public var dirty: DirtyTruth
     public var files: [GeneratedFile]
+    public var spendResponse: [SpendResponseTruth]
+    public var inflatedDays: [InflatedDayTruth]
 
     /// Reads a truth file.
     public static func load(from url: URL) throws -> TruthFile {

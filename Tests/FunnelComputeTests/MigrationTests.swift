@@ -283,7 +283,7 @@ struct MigrationTests {
             """).scalar(String.self) == "16191.930000 5397.31 0.1 0.300000 0.1 1619.193000 1619.193000 539.731 5397.31")
         let types = try connection.query("""
             select table_name || '.' || column_name || ' ' || data_type from information_schema.columns
-            where table_schema = 'funnel' and table_name like 'dash\\_%'
+            where table_schema = 'funnel' and table_name in ('dash_acquisition', 'dash_kfactor', 'dash_ltv_cpi', 'dash_networks')
               and column_name in ('spend', 'cpi', 'ltv_high', 'ltv_d180_low', 'viral_adjusted_cpi', 'ltv_over_cpi', 'roas')
             order by 1
             """).map { try $0.decode(String.self, at: 0) }

@@ -116,7 +116,7 @@ struct RenderingTests {
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         #expect(Set(object.keys) == ["scope", "has_data", "networks", "funnel", "funnel_top", "retention",
                                      "retention_summary", "retention_brackets", "custom_retention", "regular_users", "ltv", "ltv_models", "ltv_backtest",
-                                     "cpi", "cpi_totals", "kfactor", "friction"])
+                                     "cpi", "cpi_totals", "kfactor", "friction", "spend_response"])
         let scope = try #require(object["scope"] as? [String: Any])
         #expect(scope["day_rule"] as? String == "calendar")
         let networks = try #require(object["networks"] as? [[String: Any]])

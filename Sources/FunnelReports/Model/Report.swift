@@ -31,6 +31,8 @@ public struct Report: Sendable, Codable, Equatable {
     public var cpiTotals: [CPIRow]
     public var kfactor: [KFactorRow]
     public var friction: FrictionSection
+    /// CPI saturation and peak-day inflation per paid network.
+    public var spendResponse: SpendResponseSection = .empty
 
     /// An empty report (the zero state) with the given scope.
     public static func empty(scope: ReportScopeInfo) -> Report {
@@ -55,6 +57,7 @@ public struct Report: Sendable, Codable, Equatable {
         case cpi
         case cpiTotals = "cpi_totals"
         case kfactor, friction
+        case spendResponse = "spend_response"
     }
 }
 

@@ -68,6 +68,7 @@ public struct ReportReader {
                                       request.breakdowns.contains(.country)]) { try CPIRow($0) }
         report.cpiTotals = try rows("cpi_totals", [app, request.from, request.to], CPIRow.init(totals:))
         report.kfactor = try rows("kfactor", [app], KFactorRow.init)
+        report.spendResponse = try SpendResponseSection.read(connection, app: app)
         let frictionAvailable = try connection.query(SQLCatalog.text("reports/friction_available.sql"), [app]).scalar(Bool.self)
         report.friction = frictionAvailable
             ? FrictionSection(status: .computed, rows: try rows("friction", [app], FrictionRow.init))

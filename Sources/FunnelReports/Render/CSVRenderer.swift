@@ -97,7 +97,7 @@ public enum CSVRenderer {
                  [[.text("source"), .text(configuration.source ?? "")], [.text("computed_at"), .text(configuration.recordedAt)]]
                      + configuration.settings.map { [.text($0.key), .text($0.value)] }
              } ?? []),
-        ]
+        ] + spendResponseTables(report)
     }
 
     /// Every file as (name, contents).

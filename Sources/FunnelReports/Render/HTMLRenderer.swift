@@ -73,6 +73,7 @@ public enum HTMLRenderer {
                 [$0.network, Formatting.money($0.spend), Formatting.grouped($0.installs), Formatting.grouped($0.paidInstalls),
                  Formatting.money($0.cpi), Formatting.money($0.blendedCpi), Formatting.percent($0.ctr), Formatting.ratio($0.ipm)]
             }))
+        body += spendResponseSection(report)
         body += section("Invites (k-factor)", table(["network", "users", "invites", "viral installs", "k", "amplification", "CPI", "viral-adjusted CPI"],
             report.kfactor.map {
                 [$0.network, Formatting.grouped($0.cohortSize), Formatting.grouped($0.invitesSent), Formatting.grouped($0.viralInstalls),

@@ -21,6 +21,7 @@ public enum TextRenderer {
         customRetention(report, &out)
         ltv(report, &out)
         spend(report, &out)
+        spendResponse(report, &out)
         kfactor(report, &out)
         friction(report, &out)
         if !report.scope.notes.isEmpty {

@@ -1,0 +1,26 @@
+import Foundation
+
+extension CSVRenderer {
+    /// spend_response.csv (one row per paid network) and cpi_inflated_days.csv (one row per
+    /// inflated day); docs/reports.md lists the columns.
+    static func spendResponseTables(_ report: Report) -> [(name: String, header: [String], rows: [[Cell]])] {
+        [
+            ("spend_response.csv", ["network", "status", "days", "exponent_b", "exponent_b_low", "exponent_b_high",
+                                    "scale_a", "r_squared", "current_spend", "average_cpi", "marginal_cpi", "ltv_d180",
+                                    "headroom_spend", "max_spend", "saturated", "inflated_days", "advice"],
+             report.spendResponse.networks.map {
+                 [.text($0.network), .text($0.status), .integer($0.days), .number($0.exponentB), .number($0.exponentBLow),
+                  .number($0.exponentBHigh), .number($0.scaleA), .number($0.rSquared), .money($0.currentSpend),
+                  .money($0.averageCpi), .money($0.marginalCpi), .money($0.ltvD180), .money($0.headroomSpend),
+                  .money($0.maxSpend), $0.saturated.map(Cell.boolean) ?? .text(""), .integer($0.inflatedDays),
+                  .text($0.advice)]
+             }),
+            ("cpi_inflated_days.csv", ["network", "date", "spend", "paid_installs", "cpi", "expected_cpi", "robust_z",
+                                       "excess_cost"],
+             report.spendResponse.inflatedDays.map {
+                 [.text($0.network), .text($0.date), .money($0.spend), .integer($0.paidInstalls), .money($0.cpi),
+                  .money($0.expectedCpi), .number($0.robustZ), .money($0.excessCost)]
+             }),
+        ]
+    }
+}

@@ -107,7 +107,7 @@ public enum HTMLRenderer {
         let advice = Recommendations(report)
         var items = advice.actions.map { action in
             "<li><strong class=\"v-\(action.verdict.replacingOccurrences(of: " ", with: "-"))\">\(escape(action.verdict.capitalized))"
-                + "</strong> \(escape(action.network)): \(escape(action.reason)). Next: \(escape(Recommendations.nextStep(action.verdict))).</li>"
+                + "</strong> \(escape(action.sentence))</li>"
         }
         if advice.actions.isEmpty { items.append("<li>No paid network has a verdict yet.</li>") }
         for row in advice.topFriction {

@@ -6,6 +6,15 @@ struct Recommendations {
         let verdict: String
         let network: String
         let reason: String
+        /// What the network's spend-response curve says about its budget (docs/metrics.md, "Spend
+        /// response"), when it has a curve.
+        let spendAdvice: String?
+
+        /// The action as one sentence: the reason, the next step, and the curve's advice.
+        var sentence: String {
+            "\(network): \(reason). Next: \(Recommendations.nextStep(verdict))."
+                + (spendAdvice.map { " Spend curve: \($0)." } ?? "")
+        }
     }
 
     let actions: [Action]
@@ -16,7 +25,10 @@ struct Recommendations {
         actions = report.networks
             .filter { $0.network != "all" && $0.network != "organic" && order[$0.verdict.lowercased()] != nil }
             .sorted { (order[$0.verdict.lowercased()] ?? 9, -$0.spend) < (order[$1.verdict.lowercased()] ?? 9, -$1.spend) }
-            .map { Action(verdict: Self.label($0.verdict), network: $0.network, reason: $0.reason) }
+            .map { row in
+                Action(verdict: Self.label(row.verdict), network: row.network, reason: row.reason,
+                       spendAdvice: report.spendResponse.networks.first { $0.network == row.network && $0.exponentB != nil }?.advice)
+            }
         topFriction = Array(report.friction.rows.filter(\.flagged)
             .sorted { ($0.usersLost ?? 0) > ($1.usersLost ?? 0) }.prefix(3))
     }

@@ -84,8 +84,7 @@ public enum TextRenderer {
         for action in advice.actions {
             let tag = "[\(action.verdict.uppercased())]"
             let coloured = out.paint(tag, verdict: action.verdict)
-            let text = "\(action.network): \(action.reason). Next: \(Recommendations.nextStep(action.verdict))."
-            out.wrapped(text, indent: "  " + coloured + " ", hanging: "    ", indentWidth: tag.count + 3)
+            out.wrapped(action.sentence, indent: "  " + coloured + " ", hanging: "    ", indentWidth: tag.count + 3)
         }
         switch report.friction.status {
         case .notComputed:

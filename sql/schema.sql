@@ -1124,7 +1124,7 @@ create view dash_ltv_cpi as
             WHEN n.cpi > 0::numeric THEN (l.ltv / n.cpi)::double precision
             ELSE NULL::double precision
         END AS ltv_over_cpi,
-    l.roas
+    l.roas, l.ltv_chained, l.shown
    FROM fct_ltv l
      LEFT JOIN fct_networks n ON n.app_id = l.app_id AND n.network = l.network;
 

@@ -22,6 +22,29 @@ struct RolePermissionTests {
         #expect(try connection.query("select count(*)::bigint from dash_acquisition").scalar(Int64.self) > 0)
     }
 
+    @Test("dash_ltv_cpi carries the chained observed LTV, which never falls, as fct_ltv has it")
+    func chainedLTVInTheDashView() throws {
+        let connection = try PopulatedDatabase.settings.connect()
+        try connection.execute("set role funnel_dashboard")
+        let falls = try connection.query("""
+            select count(*)::bigint from (
+                select ltv_chained < lag(ltv_chained) over (partition by app_id, network order by day) as fell
+                from dash_ltv_cpi where not projected and ltv_chained is not null
+            ) d where fell
+            """).scalar(Int64.self)
+        let rows = try connection.query("select count(*)::bigint from dash_ltv_cpi where not projected and ltv_chained is not null")
+            .scalar(Int64.self)
+        #expect(rows > 30)
+        #expect(falls == 0)
+        try connection.execute("reset role")
+        let differing = try connection.query("""
+            select count(*)::bigint from dash_ltv_cpi d
+            join fct_ltv l on l.app_id = d.app_id and l.network = d.network and l.day = d.day and l.projected = d.projected
+            where d.ltv_chained is distinct from l.ltv_chained or d.shown is distinct from l.shown
+            """).scalar(Int64.self)
+        #expect(differing == 0)
+    }
+
     @Test("funnel_dashboard is refused raw, intermediate, mart and bookkeeping tables")
     func refusedEverythingElse() throws {
         let connection = try PopulatedDatabase.settings.connect()

@@ -159,21 +159,7 @@ public struct FunnelQueryRunner {
         }
         for (index, matcher) in spec.matchers.enumerated() {
             let what = index < spec.steps.count ? "step \(index + 1)" : "exclusion \(index - spec.steps.count + 1)"
-            for filter in matcher.filters {
-                if filter.op == .regex || filter.op == .notRegex {
-                    do {
-                        _ = try connection.query("select '' ~ $1", [filter.values[0]])
-                    } catch let error as PostgresError {
-                        throw FunnelQueryError("\(what) (\(matcher.label)): \(filter.values[0]) is not a valid regular expression: \(error.message)")
-                    }
-                }
-                guard filter.op != .isNotSet else { continue }
-                let has = try connection.query(SQLCatalog.text("query/funnel_property_check.sql"),
-                                               [app, matcher.events, filter.key]).scalar(Bool.self)
-                if !has {
-                    throw FunnelQueryError("\(what) (\(matcher.label)): no \(matcher.events.joined(separator: " or ")) event has a property \(filter.key)")
-                }
-            }
+            try checkFilters(of: matcher, named: what, app: app)
         }
         if let breakdown = spec.breakdown, breakdown.source == .event {
             let names = Array(Set(spec.steps.flatMap(\.events))).sorted()
@@ -188,6 +174,26 @@ public struct FunnelQueryRunner {
                 throw FunnelQueryError("--breakdown \(breakdown.property) --breakdown-type person: no user has this "
                     + "property (person properties: network, campaign, country, platform, and keys events set "
                     + "under \"$set\" or \"$set_once\")")
+            }
+        }
+    }
+
+    /// Refuses a filter of `matcher` (called `what` in the message) on a key no event of its names
+    /// has, and a regular expression PostgreSQL cannot compile. Retention checks its events with it.
+    func checkFilters(of matcher: EventMatcher, named what: String, app: String) throws {
+        for filter in matcher.filters {
+            if filter.op == .regex || filter.op == .notRegex {
+                do {
+                    _ = try connection.query("select '' ~ $1", [filter.values[0]])
+                } catch let error as PostgresError {
+                    throw FunnelQueryError("\(what) (\(matcher.label)): \(filter.values[0]) is not a valid regular expression: \(error.message)")
+                }
+            }
+            guard filter.op != .isNotSet else { continue }
+            let has = try connection.query(SQLCatalog.text("query/funnel_property_check.sql"),
+                                           [app, matcher.events, filter.key]).scalar(Bool.self)
+            if !has {
+                throw FunnelQueryError("\(what) (\(matcher.label)): no \(matcher.events.joined(separator: " or ")) event has a property \(filter.key)")
             }
         }
     }

@@ -129,22 +129,9 @@ public struct RetentionQueryRunner {
                     + "event names are case-sensitive (install, app_open, purchase, invite_sent, ux_<type>, onboarding steps and custom events)")
             }
         }
+        let funnels = FunnelQueryRunner(connection: connection)
         for (flag, matcher) in parts {
-            for filter in matcher.filters {
-                if filter.op == .regex || filter.op == .notRegex {
-                    do {
-                        _ = try connection.query("select '' ~ $1", [filter.values[0]])
-                    } catch let error as PostgresError {
-                        throw FunnelQueryError("\(flag) (\(matcher.label)): \(filter.values[0]) is not a valid regular expression: \(error.message)")
-                    }
-                }
-                guard filter.op != .isNotSet else { continue }
-                let has = try connection.query(SQLCatalog.text("query/funnel_property_check.sql"),
-                                               [app, matcher.events, filter.key]).scalar(Bool.self)
-                if !has {
-                    throw FunnelQueryError("\(flag) (\(matcher.label)): no \(matcher.events.joined(separator: " or ")) event has a property \(filter.key)")
-                }
-            }
+            try funnels.checkFilters(of: matcher, named: flag, app: app)
         }
         if let breakdown = spec.breakdown, breakdown.source == .event {
             let has = try connection.query(SQLCatalog.text("query/funnel_property_check.sql"),

@@ -75,7 +75,7 @@ extension DataGenerator {
                 "retention_curve": "P(active on day d >= 1) = a * d^-b per source (a = day-1 retention, b from day 30); each user has an engagement multiplier in {0.5, 1, 1.5}, onboarding drop-outs x\(PlantedModel.dropoutMultiplier); 5% of installs never open",
                 "active": "an open or a retention row on that calendar day",
                 "regular_user": "at least \(PlantedModel.regularOpens) opens on days 1..\(PlantedModel.regularDays) (cohorts with day 7 in the data)",
-                "ltv": "cumulative purchase revenue in USD (ReferenceRates) on days 0..N over cohort installs; purchases: payers make 1 + Poisson(extra) purchases, the first Exp(\(PlantedModel.firstPurchaseMeanDays) d) after install, later ones a further Exp(\(PlantedModel.laterPurchaseMeanDays) d); amounts lognormal (sigma \(PlantedModel.purchaseSigma)) in the country's currency",
+                "ltv": "cumulative purchase revenue in USD (ReferenceRates) on days 0..N over cohort installs; purchases: payers make 1 + Poisson(extra) purchases timed by the LTV shape (\(options.ltvShape.definition)); amounts lognormal (sigma \(PlantedModel.purchaseSigma)) in the country's currency",
                 "cpi": "spend / paid installs; daily CPI = cpi_base * (1 + cpi_saturation) * (installs_that_day / planned_mean_daily_installs)^(1/b - 1) * (weekend_multiplier on Sat/Sun) * (the peak-day multiplier on inflated_days) * country multiplier (install-weighted mean 1); b is spend_response's exponent_b",
                 "spend_response": "installs = scale_a * spend^exponent_b on the average weekday; headroom_spend_usd = (scale_a * b * expected_ltv_d180)^(1/(1-b)), where the marginal CPI spend^(1-b)/(a b) meets the LTV",
                 "k_factor": "viral installs (installs with referrer_user_id/invite_id) per cohort user = invites sent within W days / cohort size x installs from those invites / invites sent",
@@ -129,7 +129,34 @@ extension DataGenerator {
             dirty: dirtyTruth(),
             files: files,
             spendResponse: spendResponseTruth(),
-            inflatedDays: inflatedDayTruth())
+            inflatedDays: inflatedDayTruth(),
+            ltv: ltvTruth())
+    }
+
+    /// The planted LTV curve per install network and for the app, beside what the same users pay
+    /// through each horizon when their purchases after the last day of data are counted too.
+    private func ltvTruth() -> LTVTruth {
+        let days = RealisedStats.fullLTVDays
+        var groups: [(name: String, sources: [Int])] = PlantedModel.paidIndices.map { (PlantedModel.sources[$0].name, [$0]) }
+        groups.append(("organic", [PlantedModel.organicIndex, PlantedModel.viralIndex]))
+        groups.append(("all", Array(PlantedModel.sources.indices)))
+        let curves = groups.map { group in
+            let users = group.sources.reduce(0) { $0 + stats.fullLTVUsers[$1] }
+            let expected = days.map { day in
+                group.sources.reduce(0.0) { total, source in
+                    total + Double(stats.fullLTVUsers[source])
+                        * PlantedExpectations.ltv(PlantedModel.sources[source], day: day, shape: options.ltvShape)
+                } / Double(max(users, 1))
+            }
+            let realised = days.indices.map { index in
+                group.sources.reduce(0.0) { $0 + stats.fullLTVRevenue[$1][index] } / Double(max(users, 1))
+            }
+            return LTVCurveTruth(network: group.name, users: users, expected: expected, fullHistory: realised)
+        }
+        return LTVTruth(
+            shape: options.ltvShape.rawValue, definition: options.ltvShape.definition, days: days,
+            fullHistoryRule: "revenue per install through day N of every generated user, purchases after the last day of data included (simulated with the same draws, not written); expected is the planted model's expectation for the same mix of sources",
+            networks: curves)
     }
 
     private func eventRows(_ kind: EventKind) -> Int { writers.first { $0.kind == kind }?.rows ?? 0 }
@@ -146,7 +173,7 @@ extension DataGenerator {
             }
             expectedCPI = installs > 0 ? spend / installs : profile.cpiBase
         }
-        let ltv180 = PlantedExpectations.ltv(profile, day: 180)
+        let ltv180 = PlantedExpectations.ltv(profile, day: 180, shape: options.ltvShape)
         return NetworkPlanted(
             shareOfNonViralInstalls: profile.share, cpiBase: profile.cpiBase, cpiSaturation: profile.cpiSaturation,
             weekendMultiplier: profile.weekendMultiplier, expectedCpi: expectedCPI, ctr: profile.ctr,
@@ -155,14 +182,14 @@ extension DataGenerator {
             retentionD7: profile.retention(day: 7), retentionD14: profile.retention(day: 14),
             retentionD30: profile.retention(day: 30),
             expectedRegularUserShare: PlantedExpectations.regularShare(profile),
-            payerRate: profile.payerRate, expectedPayerRateD7: PlantedExpectations.payerRateD7(profile),
+            payerRate: profile.payerRate, expectedPayerRateD7: PlantedExpectations.payerRateD7(profile, shape: options.ltvShape),
             meanRevenuePerPayerUsd: profile.revenuePerPayerUSD,
             meanPurchasesPerPayer: 1 + profile.extraPurchasesPerPayer,
-            expectedLtvD7: PlantedExpectations.ltv(profile, day: 7),
-            expectedLtvD30: PlantedExpectations.ltv(profile, day: 30),
-            expectedLtvD90: PlantedExpectations.ltv(profile, day: 90),
+            expectedLtvD7: PlantedExpectations.ltv(profile, day: 7, shape: options.ltvShape),
+            expectedLtvD30: PlantedExpectations.ltv(profile, day: 30, shape: options.ltvShape),
+            expectedLtvD90: PlantedExpectations.ltv(profile, day: 90, shape: options.ltvShape),
             expectedLtvD180: ltv180,
-            expectedLtvD365: PlantedExpectations.ltv(profile, day: 365),
+            expectedLtvD365: PlantedExpectations.ltv(profile, day: 365, shape: options.ltvShape),
             ltvD180ToCpi: profile.isPaid ? ltv180 / expectedCPI : nil,
             expectedVerdict: profile.isPaid ? PlantedExpectations.verdict(ltv: ltv180, cpi: expectedCPI)
                 : "not applicable (no spend)")

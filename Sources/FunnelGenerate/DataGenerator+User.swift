@@ -130,6 +130,7 @@ extension DataGenerator {
         for (index, horizon) in RealisedStats.ltvDays.enumerated() where horizon <= lastOffset {
             stats.ltvCohort[source][index] += 1
         }
+        stats.fullLTVUsers[source] += 1
     }
 
     // MARK: Purchases
@@ -144,19 +145,22 @@ extension DataGenerator {
         let lastOffset = days - 1 - installDay
         var paidByD7 = false
         for index in 0..<count {
-            let offsetDays = index == 0 ? first : first + random.exponential(mean: PlantedModel.laterPurchaseMeanDays)
+            let offsetDays = options.ltvShape.purchaseOffsetDays(index: index, first: first, random: &random)
             let usd = random.lognormal(mean: meanPerPurchase, sigma: PlantedModel.purchaseSigma)
             let dayOffset = Int(offsetDays)
             let dayStart = startMs + Int64(installDay + dayOffset) * CivilTime.msPerDay
             var ms = dayStart + Int64(random.below(86_400)) * 1000
             if ms < firstOpenMs { ms = firstOpenMs + Int64(30 + random.below(600)) * 1000 }
-            guard ms < endMs else { continue }
             let offset = dayIndex(ms) - installDay
             let country = user.country
             let rate = currencyRates[country]
             let wholeUnits = rate < 0.05
             let scaled = max(1, Int((usd / rate * (wholeUnits ? 1 : 100)).rounded()))
             let writtenUSD = Double(scaled) / (wholeUnits ? 1 : 100) * rate
+            for (h, horizon) in RealisedStats.fullLTVDays.enumerated() where offset <= horizon {
+                stats.fullLTVRevenue[user.source][h] += writtenUSD
+            }
+            guard ms < endMs else { continue }
             purchases.beginRow()
             purchases.id("p", purchases.nextSerial())
             purchases.text(appID)

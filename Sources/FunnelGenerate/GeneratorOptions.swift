@@ -15,10 +15,13 @@ public struct GeneratorOptions: Sendable, Equatable {
     public var appID: String
     /// First day of data, `YYYY-MM-DD` (UTC).
     public var startDate: String
+    /// When payers' purchases fall after the install: the shape of the planted LTV curve.
+    public var ltvShape: LTVShape
 
     public init(outputDirectory: String, users: Int = 10_000, days: Int = 30, seed: UInt64 = 1,
                 format: GeneratorFormat = .csv, gzip: Bool = false, dirty: Bool = false,
-                appID: String = "com.example.app", startDate: String = "2024-05-01") {
+                appID: String = "com.example.app", startDate: String = "2024-05-01",
+                ltvShape: LTVShape = .saturating) {
         self.outputDirectory = outputDirectory
         self.users = users
         self.days = days
@@ -28,6 +31,7 @@ public struct GeneratorOptions: Sendable, Equatable {
         self.dirty = dirty
         self.appID = appID
         self.startDate = startDate
+        self.ltvShape = ltvShape
     }
 
     /// Why the options cannot be generated, if they cannot.

@@ -31,18 +31,19 @@ enum PlantedExpectations {
         return total * PlantedModel.openRate
     }
 
-    /// Expected revenue per install through day N (calendar days after the install day).
-    static func ltv(_ profile: SourceProfile, day: Int) -> Double {
+    /// Expected revenue per install through day N (calendar days after the install day) under `shape`.
+    static func ltv(_ profile: SourceProfile, day: Int, shape: LTVShape = .saturating) -> Double {
         let perPurchase = profile.revenuePerPayerUSD / (1 + profile.extraPurchasesPerPayer)
-        let t = Double(day + 1)
-        let first = 1 - exp(-t / PlantedModel.firstPurchaseMeanDays)
-        let later = hypoexponentialCDF(t, PlantedModel.firstPurchaseMeanDays, PlantedModel.laterPurchaseMeanDays)
-        return profile.payerRate * perPurchase * (first + profile.extraPurchasesPerPayer * later)
+        let purchases = shape.expectedPurchases(before: Double(day + 1), extra: profile.extraPurchasesPerPayer)
+        return profile.payerRate * perPurchase * purchases
     }
 
     /// Expected share of installs with a purchase on days 0..7.
-    static func payerRateD7(_ profile: SourceProfile) -> Double {
-        profile.payerRate * (1 - exp(-8 / PlantedModel.firstPurchaseMeanDays))
+    static func payerRateD7(_ profile: SourceProfile, shape: LTVShape = .saturating) -> Double {
+        guard shape == .powerLaw else { return profile.payerRate * (1 - exp(-8 / PlantedModel.firstPurchaseMeanDays)) }
+        // No purchase before day 8: each of 1 + Poisson(extra) purchases misses with 1 - F(8).
+        let missed = 1 - pow(8 / PlantedModel.purchaseHorizonDays, PlantedModel.powerLawExponent)
+        return profile.payerRate * (1 - missed * exp(-profile.extraPurchasesPerPayer * (1 - missed)))
     }
 
     /// P(X + Y < t) for independent exponentials with means a and b (a != b).

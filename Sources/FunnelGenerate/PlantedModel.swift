@@ -111,6 +111,10 @@ enum PlantedModel {
     static let firstPurchaseMeanDays = 1.0
     static let laterPurchaseMeanDays = 45.0
     static let purchaseSigma = 1.0
+    /// Days over which the power-law and front-loaded-linear shapes spread a payer's purchases.
+    static let purchaseHorizonDays = 730.0
+    /// The power-law shape's exponent: cumulative revenue grows as (day + 1)^0.5.
+    static let powerLawExponent = 0.5
 
     // MARK: Invites
     static let invitesPerUser = 0.55

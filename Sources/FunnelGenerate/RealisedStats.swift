@@ -29,6 +29,12 @@ struct RealisedStats {
     /// [source][horizon index]: users of cohorts mature at the horizon, and their revenue through it.
     var ltvCohort = [[Int]](repeating: [Int](repeating: 0, count: ltvDays.count), count: sourceCount)
     var ltvRevenue = [[Double]](repeating: [Double](repeating: 0, count: ltvDays.count), count: sourceCount)
+    /// Horizons of the full-history LTV: what every user pays by day N, purchases after the last
+    /// day of data included (simulated, not written), so that a projection from the written days
+    /// can be held against these same users' future.
+    static let fullLTVDays = [90, 180, 365]
+    var fullLTVUsers = [Int](repeating: 0, count: sourceCount)
+    var fullLTVRevenue = [[Double]](repeating: [Double](repeating: 0, count: fullLTVDays.count), count: sourceCount)
 
     var invitesSent = [Int](repeating: 0, count: sourceCount)
     var invitesSentMature = [Int](repeating: 0, count: sourceCount)

@@ -38,7 +38,7 @@ extension DataGenerator {
             // spend = w * c * ref^(1 - 1/b) * V^(1/b)  =>  V = ref^(1-b) * (c w)^-b * spend^b; the
             // average weekday carries 2/7 of the weekend's -b ln w.
             let scale = pow(reference, 1 - b) * pow(cpiAtReference, -b) * exp(-b * 2 / 7 * log(profile.weekendMultiplier))
-            let ltv = PlantedExpectations.ltv(profile, day: 180)
+            let ltv = PlantedExpectations.ltv(profile, day: 180, shape: options.ltvShape)
             return SpendResponseTruth(
                 network: profile.name, exponentB: b, scaleA: scale, saturating: b < 1,
                 plannedDailyInstalls: reference, plannedDailySpendUsd: reference * cpiAtReference, expectedLtvD180: ltv,

@@ -20,6 +20,7 @@ public struct TruthFile: Codable, Sendable, Equatable {
     public var files: [GeneratedFile]
     public var spendResponse: [SpendResponseTruth]
     public var inflatedDays: [InflatedDayTruth]
+    public var ltv: LTVTruth
 
     /// Reads a truth file.
     public static func load(from url: URL) throws -> TruthFile {
@@ -232,4 +233,28 @@ public struct DirtyKindTruth: Codable, Sendable, Equatable {
     public var file: String
     public var total: Int
     public var byDefect: [String: Int]
+}
+
+/// The planted LTV curve (`funnel generate --ltv-shape`) and what the generated users pay over a
+/// longer history than the files hold: the truth a projection from the written days is held to.
+public struct LTVTruth: Codable, Sendable, Equatable {
+    /// `saturating`, `power-law` or `front-loaded-linear`.
+    public var shape: String
+    public var definition: String
+    /// The horizons of `expected` and `fullHistory`, in days after the install day.
+    public var days: [Int]
+    public var fullHistoryRule: String
+    /// One curve per install network value (organic holds the invited users) and `all`.
+    public var networks: [LTVCurveTruth]
+}
+
+/// One network's planted LTV at the horizons of `LTVTruth.days`, in USD per install.
+public struct LTVCurveTruth: Codable, Sendable, Equatable {
+    public var network: String
+    /// Users installed through the network (each once, reinstalls not counted again).
+    public var users: Int
+    /// The planted model's expectation.
+    public var expected: [Double]
+    /// What these users pay through each horizon, purchases after the data's last day included.
+    public var fullHistory: [Double]
 }

@@ -5,6 +5,7 @@ import Foundation
 public import FunnelGenerate
 
 extension GeneratorFormat: ExpressibleByArgument {}
+extension LTVShape: ExpressibleByArgument {}
 
 /// `funnel generate`: writes a synthetic data set with planted ground truth.
 struct GenerateCommand: ParsableCommand {
@@ -46,9 +47,14 @@ struct GenerateCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("First day of data (UTC).", valueName: "yyyy-mm-dd"))
     var start = "2024-05-01"
 
+    @Option(name: .customLong("ltv-shape"), help: ArgumentHelp(
+        "When payers' purchases fall after install: saturating (most value in the first months), power-law (revenue grows as (day+1)^0.5) or front-loaded-linear (a large day 0, then linear).",
+        valueName: "shape"))
+    var ltvShape: LTVShape = .saturating
+
     var options: GeneratorOptions {
         GeneratorOptions(outputDirectory: out, users: users, days: days, seed: seed, format: format, gzip: gzip,
-                         dirty: dirty, appID: appID, startDate: start)
+                         dirty: dirty, appID: appID, startDate: start, ltvShape: ltvShape)
     }
 
     func validate() throws {

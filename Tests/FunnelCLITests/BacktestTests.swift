@@ -26,7 +26,7 @@ struct BacktestTests {
         #expect(lines.first == "app,network,method,cutoff,history_days,horizon,projected,observed,error,chosen")
         let rows = lines.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
         let all = rows.filter { $0[1] == "all" }
-        #expect(Set(all.map { $0[2] }) == ["power law", "development factors", "per-user BG/NBD"])
+        #expect(Set(all.map { $0[2] }) == ["power law", "development factors", "linear tail", "per-user BG/NBD"])
         // Data through 2024-06-29 (60 days from 05-01): a cutoff on 05-21 leaves the oldest cohort 20 days.
         #expect(all.allSatisfy { $0[3] == "2024-05-21" && $0[4] == "20" && $0[5] == "40" })
         #expect(rows.filter { $0[9] == "true" }.map { $0[2] }.count >= 1, "compute's chosen method is marked")

@@ -417,7 +417,11 @@ struct TruthRecoveryTests {
         #expect(Set(data.backtest.keys) == Set(LTVMethod.allCases.map(\.rawValue)))
         let chosen = try #require(data.backtest.first { $0.value.chosen })
         #expect(data.backtest.filter(\.value.chosen).count == 1)
-        #expect(data.backtest.values.allSatisfy { $0.meanAbsLogError >= chosen.value.meanAbsLogError - 1e-12 })
+        // A method that could project fewer than half the points of the best-covered one is not
+        // considered (its error is on easier points); every other one scores no better.
+        let mostPoints = data.backtest.values.map(\.points).max() ?? 0
+        #expect(data.backtest.values.filter { 2 * $0.points >= mostPoints }
+            .allSatisfy { $0.meanAbsLogError >= chosen.value.meanAbsLogError - 1e-12 })
         for network in reportedNetworks + ["all"] {
             let row = try #require(data.projectionMethod[network])
             #expect(row.method == chosen.key, "\(network) projected by \(row.method ?? "nothing")")

@@ -34,7 +34,7 @@ extension ComputeEngine {
                 outcome = LTVBacktest.run(networks: networks, horizons: horizons, start: allFit?.model)
                 try storeBacktest(connection, app: app, points: outcome.points, chosen: outcome.chosen, age: 0)
             } else {
-                let fresh = LTVBacktest.run(networks: networks, horizons: horizons, methods: [.powerLaw, .developmentFactors])
+                let fresh = LTVBacktest.run(networks: networks, horizons: horizons, methods: [.powerLaw, .developmentFactors, .linearTail])
                 let carried = kept[app]!
                 outcome = LTVBacktest.outcome(points: fresh.points + carried.points)
                 try storeBacktest(connection, app: app, points: fresh.points, chosen: outcome.chosen, age: 0)

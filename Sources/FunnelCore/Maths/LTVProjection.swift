@@ -7,6 +7,9 @@ public enum LTVMethod: String, Sendable, CaseIterable, Codable {
     /// Chain-ladder development of the cohort triangle with an additive tail
     /// (`DevelopmentFactorProjection`).
     case developmentFactors = "development factors"
+    /// The same development with a linear tail: past the developed days the curve grows by the
+    /// mean daily increment of their later half (`DevelopmentFactorProjection.fitLinearTail`).
+    case linearTail = "linear tail"
     /// BG/NBD on every install's purchase history (`PurchaseModelProjection`).
     case purchaseModel = "per-user BG/NBD"
 }
@@ -20,7 +23,7 @@ public enum LTVProjection: Sendable {
     public var method: LTVMethod {
         switch self {
         case .powerLaw: .powerLaw
-        case .developmentFactors: .developmentFactors
+        case .developmentFactors(let fit): fit.tail == .linear ? .linearTail : .developmentFactors
         case .purchaseModel: .purchaseModel
         }
     }
@@ -55,6 +58,8 @@ public enum LTVProjection: Sendable {
                 .map(LTVProjection.powerLaw)
         case .developmentFactors:
             return DevelopmentFactorProjection.fit(triangle).map(LTVProjection.developmentFactors)
+        case .linearTail:
+            return DevelopmentFactorProjection.fitLinearTail(triangle).map(LTVProjection.developmentFactors)
         case .purchaseModel:
             let buyers = triangle.cohorts.reduce(0) { $0 + $1.buyerPurchaseDays.count }
             if let pooled, !ownFit || buyers < LTVBacktest.minimumNetworkBuyers {

@@ -12,8 +12,14 @@ enum GeneratedDataLoader {
         let description: String
     }
 
-    static func load(directory: String, settings: ConnectionSettings) throws {
-        let files = try InputDiscovery.expand([directory])
+    /// Loads the generated files of `directory`, or only those of `kinds` (file names start with
+    /// the kind) when given.
+    static func load(directory: String, settings: ConnectionSettings, kinds: [String]? = nil) throws {
+        let files = try InputDiscovery.expand([directory]).filter { path in
+            guard let kinds else { return true }
+            let name = (path as NSString).lastPathComponent
+            return kinds.contains { name.hasPrefix($0 + "-") }
+        }
         let reports = try IngestRun(settings: settings, kind: nil, assumeTimeZone: nil, workers: 2)
             .run(files: files, stop: StopFlag(), progress: IngestProgress(), logger: Logger(label: "test.ingest"))
         if let failed = reports.first(where: { $0.status != .loaded }) {

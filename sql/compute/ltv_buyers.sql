@@ -1,7 +1,29 @@
--- ltv_buyers: every buyer's purchase days (days since install with a purchase), for the per-user
--- purchase model (PurchaseModelProjection); users who never bought are counted from the
--- triangle's installs instead of read one by one.
--- Grain: one row per (app_id, user_id) with purchases. Reads: int_user_facts.
-select app_id, network, cohort_date::text, array_to_string(purchase_days, ',')
-from int_user_facts
-where purchase_days <> '{}';
+-- ltv_buyers: every buyer's purchase days (days since install with a purchase) and their revenue
+-- on each (USD x revenue share, as the triangle counts it), for the per-user purchase model
+-- (PurchaseModelProjection: BG/NBD on the days, Gamma-Gamma on each buyer's mean revenue per
+-- purchase day); users who never bought are counted from the triangle's installs instead of read
+-- one by one. The days are those of int_user_facts.purchase_days: purchases at or after the
+-- install, numbered by the day rule in force.
+-- Grain: one row per (app_id, user_id) with purchases. Reads: int_user_facts, raw_purchases,
+-- currency_rates, compute_settings.
+with settings as (
+    select * from compute_settings where app_id = ''
+), buyer_days as (
+    select f.app_id, f.user_id, x.day_n,
+           sum(p.revenue * coalesce(cr.usd_per_unit, 0) * s.revenue_share) as revenue_usd
+    from int_user_facts f
+    join raw_purchases p on p.app_id = f.app_id and p.user_id = f.user_id and p.purchased_at >= f.installed_at
+    left join currency_rates cr on cr.currency = p.currency
+    cross join settings s
+    cross join lateral (select cohort_day_number(p.purchased_at, f.installed_at, f.cohort_date, s.time_zone,
+                                                 s.day_rule) as day_n) x
+    where f.purchase_days <> '{}'
+    group by f.app_id, f.user_id, x.day_n
+)
+select f.app_id, f.network, f.cohort_date::text,
+       string_agg(b.day_n::text, ',' order by b.day_n),
+       string_agg(b.revenue_usd::float8::text, ',' order by b.day_n)
+from buyer_days b
+join int_user_facts f on f.app_id = b.app_id and f.user_id = b.user_id
+where b.day_n >= 0
+group by f.app_id, f.user_id, f.network, f.cohort_date;

@@ -26,11 +26,13 @@ extension ComputeEngine {
         for app in triangles.byApp.keys.sorted() {
             var networks = triangles.byApp[app]!
             var allFit: BGNBD.Fit?
+            var spend: GammaGamma?
             let outcome: LTVBacktest.Outcome
             if refresh.contains(app) {
                 // The app's per-user fit on the whole history warm-starts the back-test's refits
                 // and the networks' fits.
                 allFit = networks["all"].map(PurchaseModelProjection.histories).flatMap { PurchaseModelProjection.fitHistories($0) }
+                spend = networks["all"].flatMap(PurchaseModelProjection.fitSpend)
                 outcome = LTVBacktest.run(networks: networks, horizons: horizons, start: allFit?.model)
                 try storeBacktest(connection, app: app, points: outcome.points, chosen: outcome.chosen, age: 0)
             } else {
@@ -46,12 +48,13 @@ extension ComputeEngine {
                     }
                     networks = triangles.byApp[app]!
                     allFit = networks["all"].map(PurchaseModelProjection.histories).flatMap { PurchaseModelProjection.fitHistories($0) }
+                    spend = networks["all"].flatMap(PurchaseModelProjection.fitSpend)
                 }
             }
             for network in networks.keys.sorted(by: { ($0 == "all" ? 0 : 1, $0) < ($1 == "all" ? 0 : 1, $1) }) {
                 let triangle = networks[network]!
                 let projection = NetworkProjection(triangle: triangle, outcome: outcome, pooled: allFit,
-                                                   ownFit: network != "all")
+                                                   ownFit: network != "all", spend: spend)
                 try store(connection, app: app, network: network, projection, outcome: outcome, horizons: horizons,
                           projectionHorizon: projectionHorizon)
             }
@@ -150,7 +153,7 @@ struct NetworkProjection {
     let usesBacktestInterval: Bool
     let note: String
 
-    init(triangle: CohortTriangle, outcome: LTVBacktest.Outcome, pooled: BGNBD.Fit?, ownFit: Bool) {
+    init(triangle: CohortTriangle, outcome: LTVBacktest.Outcome, pooled: BGNBD.Fit?, ownFit: Bool, spend: GammaGamma?) {
         let curve = triangle.matureCurve()
         let installs = triangle.installsByDay()
         powerLaw = PowerLawFit.fit(days: Array(curve.indices), values: curve, weights: installs)
@@ -160,7 +163,7 @@ struct NetworkProjection {
         if outcome.chosen != nil {
             var found: LTVProjection?
             for method in outcome.ranking {
-                if let fitted = LTVProjection.fit(method, triangle, pooled: pooled, ownFit: ownFit) {
+                if let fitted = LTVProjection.fit(method, triangle, pooled: pooled, ownFit: ownFit, spend: spend) {
                     found = fitted
                     break
                 }

@@ -3,7 +3,8 @@ import FunnelSQL
 public import PostgresClient
 
 /// The revenue triangles of every app, per network and for "all" (`ltv_triangle.sql`), with each
-/// cohort's buyers and their purchase days (`ltv_buyers.sql`) for the per-user model.
+/// cohort's buyers with their purchase days and the revenue of each (`ltv_buyers.sql`) for the
+/// per-user model.
 public struct LTVTriangles: Sendable {
     /// Triangles by app, then by network ("all" included).
     public let byApp: [String: [String: CohortTriangle]]
@@ -21,6 +22,7 @@ public struct LTVTriangles: Sendable {
             var revenue: [Double]
             var purchases: [Double]
             var buyers: [[Int]] = []
+            var buyerRevenue: [[Double]] = []
         }
         var cohorts: [Key: Building] = [:]
         for row in try connection.query(SQLCatalog.text("compute/ltv_triangle.sql"), [completeDaysOnly ? 1 : 0]) {
@@ -42,10 +44,12 @@ public struct LTVTriangles: Sendable {
                 let network = try row.decode(String.self, at: 1)
                 let cohort = try row.decode(String.self, at: 2)
                 let days = try row.decode(String.self, at: 3).split(separator: ",").compactMap { Int($0) }
-                guard !days.isEmpty else { continue }
+                let revenue = try row.decode(String.self, at: 4).split(separator: ",").compactMap { Double($0) }
+                guard !days.isEmpty, revenue.count == days.count else { continue }
                 for key in [Key(app: app, network: network, cohort: cohort), Key(app: app, network: "all", cohort: cohort)]
                 where cohorts[key] != nil {
                     cohorts[key]!.buyers.append(days)
+                    cohorts[key]!.buyerRevenue.append(revenue)
                 }
             }
         }
@@ -53,7 +57,8 @@ public struct LTVTriangles: Sendable {
         for (key, cohort) in cohorts {
             byApp[key.app, default: [:]][key.network, default: []].append(
                 (key.cohort, CohortTriangle.Cohort(installs: cohort.installs, revenueByDay: cohort.revenue,
-                                                   purchasesByDay: cohort.purchases, buyerPurchaseDays: cohort.buyers)))
+                                                   purchasesByDay: cohort.purchases, buyerPurchaseDays: cohort.buyers,
+                                                   buyerPurchaseRevenue: cohort.buyerRevenue)))
         }
         return LTVTriangles(byApp: byApp.mapValues { networks in
             networks.mapValues { CohortTriangle(cohorts: $0.sorted { $0.0 < $1.0 }.map(\.1)) }

@@ -15,13 +15,18 @@ public struct CohortTriangle: Sendable, Equatable {
         /// The days since install each buyer bought on (ascending), one list per buyer; empty when
         /// the per-user model is not wanted.
         public let buyerPurchaseDays: [[Int]]
+        /// Each buyer's revenue on each of their purchase days, as `buyerPurchaseDays`; empty when
+        /// unknown (the per-user model then values every purchase day at the triangle's mean).
+        public let buyerPurchaseRevenue: [[Double]]
 
         public init(installs: Double, revenueByDay: [Double], purchasesByDay: [Double]? = nil,
-                    buyerPurchaseDays: [[Int]] = []) {
+                    buyerPurchaseDays: [[Int]] = [], buyerPurchaseRevenue: [[Double]] = []) {
             self.installs = installs
             self.revenueByDay = revenueByDay
             self.purchasesByDay = purchasesByDay ?? Array(repeating: 0, count: revenueByDay.count)
             self.buyerPurchaseDays = buyerPurchaseDays
+            self.buyerPurchaseRevenue = buyerPurchaseRevenue.count == buyerPurchaseDays.count
+                && zip(buyerPurchaseRevenue, buyerPurchaseDays).allSatisfy { $0.count == $1.count } ? buyerPurchaseRevenue : []
         }
 
         /// The last day the cohort is mature for (-1: none).
@@ -52,9 +57,17 @@ public struct CohortTriangle: Sendable, Equatable {
         return CohortTriangle(cohorts: cohorts.compactMap { cohort in
             let keep = cohort.revenueByDay.count - days
             guard keep > 0 else { return nil }
+            var days: [[Int]] = []
+            var revenue: [[Double]] = []
+            for (index, buyer) in cohort.buyerPurchaseDays.enumerated() {
+                let kept = buyer.prefix { $0 < keep }
+                guard !kept.isEmpty else { continue }
+                days.append(Array(kept))
+                if !cohort.buyerPurchaseRevenue.isEmpty { revenue.append(Array(cohort.buyerPurchaseRevenue[index].prefix(kept.count))) }
+            }
             return Cohort(installs: cohort.installs, revenueByDay: Array(cohort.revenueByDay.prefix(keep)),
                           purchasesByDay: Array(cohort.purchasesByDay.prefix(keep)),
-                          buyerPurchaseDays: cohort.buyerPurchaseDays.map { $0.filter { $0 < keep } }.filter { !$0.isEmpty })
+                          buyerPurchaseDays: days, buyerPurchaseRevenue: revenue)
         })
     }
 

@@ -48,9 +48,10 @@ public enum LTVProjection: Sendable {
     /// Fits `method` on a triangle; nil when the triangle does not carry enough for it. For the
     /// per-user model, `pooled` (the app's fit) projects the network when it has fewer than
     /// `LTVBacktest.minimumNetworkBuyers` buyers or `ownFit` is false (the app's own triangle), and
-    /// warm-starts the network's own fit otherwise.
+    /// warm-starts the network's own fit otherwise; `spend` (the app's Gamma-Gamma fit) values
+    /// each user's future purchase days.
     public static func fit(_ method: LTVMethod, _ triangle: CohortTriangle, pooled: BGNBD.Fit? = nil,
-                           ownFit: Bool = true) -> LTVProjection? {
+                           ownFit: Bool = true, spend: GammaGamma? = nil) -> LTVProjection? {
         switch method {
         case .powerLaw:
             let curve = triangle.matureCurve()
@@ -63,9 +64,9 @@ public enum LTVProjection: Sendable {
         case .purchaseModel:
             let buyers = triangle.cohorts.reduce(0) { $0 + $1.buyerPurchaseDays.count }
             if let pooled, !ownFit || buyers < LTVBacktest.minimumNetworkBuyers {
-                return PurchaseModelProjection(fitted: pooled, triangle: triangle).map(LTVProjection.purchaseModel)
+                return PurchaseModelProjection(fitted: pooled, triangle: triangle, spend: spend).map(LTVProjection.purchaseModel)
             }
-            return PurchaseModelProjection.fit(triangle, start: pooled?.model).map(LTVProjection.purchaseModel)
+            return PurchaseModelProjection.fit(triangle, start: pooled?.model, spend: spend).map(LTVProjection.purchaseModel)
         }
     }
 }
@@ -183,8 +184,10 @@ public struct LTVBacktest: Sendable {
         let held = networks.mapValues { $0.holdingOut(days: holdout) }
         let pooled = held["all"].map(PurchaseModelProjection.histories)
         var pooledFit: BGNBD.Fit?
+        var pooledSpend: GammaGamma?
         if methods.contains(.purchaseModel), let pooled {
             pooledFit = PurchaseModelProjection.fitHistories(pooled, start: start, refit: start != nil)
+            pooledSpend = held["all"].flatMap(PurchaseModelProjection.fitSpend)
         }
         var points: [Point] = []
         for network in networks.keys.sorted(by: { ($0 == "all" ? 0 : 1, $0) < ($1 == "all" ? 0 : 1, $1) }) {
@@ -196,7 +199,7 @@ public struct LTVBacktest: Sendable {
             for method in methods {
                 let projection: LTVProjection?
                 if method == .purchaseModel {
-                    projection = pooledFit.flatMap { PurchaseModelProjection(fitted: $0, triangle: history) }
+                    projection = pooledFit.flatMap { PurchaseModelProjection(fitted: $0, triangle: history, spend: pooledSpend) }
                         .map(LTVProjection.purchaseModel)
                 } else {
                     projection = LTVProjection.fit(method, history)

@@ -11,13 +11,22 @@ import Foundation
 ///
 /// LTV(H) over all installs = (each cohort's observed revenue through min(L, H)
 /// + Σ over users younger than H + 1 of their expected purchases in the next H + 1 − T days
-/// × the revenue per purchase day) / installs. The revenue per purchase day is the triangle's
-/// mean: the facts keep no per-user spend, so the Gamma-Gamma model cannot weigh each user's own
-/// mean spend here.
+/// × their expected revenue per purchase day) / installs. With a Gamma-Gamma model (`spend`,
+/// fitted on the buyers' mean revenue per purchase day by `fitSpend`), a buyer's expected revenue
+/// per purchase day is its conditional expectation given their own x and mean (Fader & Hardie
+/// 2013: a weighted average of the population's mean and theirs, theirs weighing more the more
+/// days they bought), and a user who never bought has the population's mean. Without it (no
+/// buyers' revenue, too few buyers, or a fit with no finite mean), every purchase day is valued
+/// at the triangle's mean revenue per purchase day. Grouping keeps its speed: each (x, tx, T)
+/// group carries the sum of its members' expected spends.
 public struct PurchaseModelProjection: Sendable {
     public let fit: BGNBD.Fit
     public let revenuePerPurchase: Double
+    /// The spend model valuing each user's future purchase days, when one could be used.
+    public let spend: GammaGamma?
     let histories: [WeightedPurchaseHistory]
+    /// Per history group, the summed expected revenue per purchase day of its users (with `spend`).
+    let expectedSpend: [PurchaseHistory: Double]
     let observedRevenue: [[Double]]
     let installs: Double
 
@@ -43,20 +52,89 @@ public struct PurchaseModelProjection: Sendable {
     }
 
     /// A fit made elsewhere (the app's, for a network with few buyers) projecting `triangle`'s
-    /// installs; nil without buyers in the fit or purchases in the triangle.
-    public init?(fitted: BGNBD.Fit, triangle: CohortTriangle) {
+    /// installs, valuing purchase days with `spend` when given; nil without buyers in the fit or
+    /// purchases in the triangle.
+    public init?(fitted: BGNBD.Fit, triangle: CohortTriangle, spend: GammaGamma? = nil) {
         guard let perPurchase = triangle.revenuePerPurchase else { return nil }
         self.init(fit: fitted, revenuePerPurchase: perPurchase, histories: Self.histories(triangle),
-                  observedRevenue: triangle.cohorts.map(\.revenueByDay), installs: triangle.installs)
+                  observedRevenue: triangle.cohorts.map(\.revenueByDay), installs: triangle.installs,
+                  spend: spend, triangle: triangle)
     }
 
     init(fit: BGNBD.Fit, revenuePerPurchase: Double, histories: [WeightedPurchaseHistory], observedRevenue: [[Double]],
-         installs: Double) {
+         installs: Double, spend: GammaGamma? = nil, triangle: CohortTriangle? = nil) {
         self.fit = fit
         self.revenuePerPurchase = revenuePerPurchase
         self.histories = histories
         self.observedRevenue = observedRevenue
         self.installs = installs
+        var expected: [PurchaseHistory: Double] = [:]
+        let usable = spend.flatMap { $0.meanSpend.isFinite && $0.meanSpend > 0 ? $0 : nil }
+        if let usable, let triangle, triangle.cohorts.contains(where: { !$0.buyerPurchaseRevenue.isEmpty }) {
+            for buyer in Self.buyers(triangle) {
+                let value = buyer.meanSpend.map { usable.conditionalExpectedSpend(x: buyer.history.x, meanSpend: $0) }
+                    ?? usable.meanSpend
+                expected[buyer.history, default: 0] += value
+            }
+            for row in histories where row.history.x == 0 {
+                expected[row.history] = row.weight * usable.meanSpend
+            }
+            self.spend = usable
+        } else {
+            self.spend = nil
+        }
+        expectedSpend = expected
+    }
+
+    /// Each buyer's history (x, tx, T) with their mean revenue per purchase day (nil when the
+    /// triangle carries no buyers' revenue), purchase days past the cohort's last mature day left out.
+    static func buyers(_ triangle: CohortTriangle) -> [(history: PurchaseHistory, meanSpend: Double?)] {
+        var result: [(history: PurchaseHistory, meanSpend: Double?)] = []
+        for cohort in triangle.cohorts {
+            let age = Double(cohort.lastDay + 1)
+            let revenue = cohort.buyerPurchaseRevenue
+            for (index, days) in cohort.buyerPurchaseDays.enumerated() {
+                var kept = 0
+                var total = 0.0
+                var last = -1
+                for (position, day) in days.enumerated() where day <= cohort.lastDay {
+                    kept += 1
+                    last = day
+                    if !revenue.isEmpty { total += revenue[index][position] }
+                }
+                guard kept > 0 else { continue }
+                result.append((PurchaseHistory(x: kept, tx: Double(last + 1), T: age),
+                               revenue.isEmpty ? nil : total / Double(kept)))
+            }
+        }
+        return result
+    }
+
+    /// The buyers' (purchase days, mean revenue per purchase day) for the Gamma-Gamma fit, means
+    /// rounded to 1% steps (log scale) and grouped, so that a million users fit in the time of a
+    /// few thousand rows; buyers with no positive revenue are left out.
+    public static func spendHistories(_ triangle: CohortTriangle) -> [SpendHistory] {
+        struct Key: Hashable { let x: Int; let step: Int }
+        var counts: [Key: Double] = [:]
+        for buyer in buyers(triangle) {
+            guard let mean = buyer.meanSpend, mean > 0, mean.isFinite else { continue }
+            counts[Key(x: buyer.history.x, step: Int((log(mean) * 100).rounded())), default: 0] += 1
+        }
+        return counts.sorted { ($0.key.x, $0.key.step) < ($1.key.x, $1.key.step) }
+            .map { SpendHistory(x: $0.key.x, meanSpend: exp(Double($0.key.step) / 100), weight: $0.value) }
+    }
+
+    /// Fewest buyers with revenue the spend model is fitted on.
+    public static let minimumSpendBuyers = 30
+
+    /// The Gamma-Gamma fit on a triangle's buyers; nil with fewer than `minimumSpendBuyers` buyers
+    /// with revenue, or a fit without a finite population mean (q <= 1).
+    public static func fitSpend(_ triangle: CohortTriangle) -> GammaGamma? {
+        let data = spendHistories(triangle)
+        guard data.reduce(0, { $0 + $1.weight }) >= Double(minimumSpendBuyers),
+              let fit = GammaGamma.fit(data, minimiser: minimiser), fit.model.meanSpend.isFinite
+        else { return nil }
+        return fit.model
     }
 
     /// The per-install histories of a triangle, grouped by (x, tx, T).
@@ -82,7 +160,7 @@ public struct PurchaseModelProjection: Sendable {
 
     /// Fits the model on a triangle that carries its buyers' purchase days; `start` warm-starts the
     /// minimiser. Nil with fewer than `minimumBuyers` buyers, no purchases or a failed fit.
-    public static func fit(_ triangle: CohortTriangle, start: BGNBD? = nil) -> PurchaseModelProjection? {
+    public static func fit(_ triangle: CohortTriangle, start: BGNBD? = nil, spend: GammaGamma? = nil) -> PurchaseModelProjection? {
         let own = histories(triangle)
         let data = own
         let buyers = data.filter { $0.history.x > 0 }.reduce(0) { $0 + $1.weight }
@@ -91,7 +169,7 @@ public struct PurchaseModelProjection: Sendable {
         else { return nil }
         return PurchaseModelProjection(fit: fit, revenuePerPurchase: perPurchase, histories: own,
                                        observedRevenue: triangle.cohorts.map(\.revenueByDay),
-                                       installs: triangle.installs)
+                                       installs: triangle.installs, spend: spend, triangle: triangle)
     }
 
     /// Projected LTV on a day over all the triangle's installs.
@@ -100,14 +178,15 @@ public struct PurchaseModelProjection: Sendable {
         var revenue = 0.0
         for byDay in observedRevenue { revenue += byDay.prefix(day + 1).reduce(0, +) }
         let horizon = Double(day + 1)
-        var purchases = 0.0
+        var future = 0.0
         let model = fit.model
         for row in histories where row.history.T < horizon {
             let h = row.history
             let expected = model.expectedPurchases(t: horizon - h.T, x: h.x, tx: h.tx, T: h.T)
-            if expected.isFinite { purchases += row.weight * expected }
+            guard expected.isFinite else { continue }
+            future += expected * (expectedSpend[h] ?? row.weight * revenuePerPurchase)
         }
-        return (revenue + purchases * revenuePerPurchase) / installs
+        return (revenue + future) / installs
     }
 
     /// How reports state the model.
@@ -115,6 +194,8 @@ public struct PurchaseModelProjection: Sendable {
         let m = fit.model
         return "BG/NBD per install (r = \(String(format: "%.3g", m.r)), alpha = \(String(format: "%.3g", m.alpha)), "
             + "a = \(String(format: "%.3g", m.a)), b = \(String(format: "%.3g", m.b)), days since install) "
-            + "x $\(String(format: "%.2f", revenuePerPurchase)) per purchase day"
+            + (spend.map { "x Gamma-Gamma spend per purchase day (p = \(String(format: "%.3g", $0.p)), "
+                + "q = \(String(format: "%.3g", $0.q)), gamma = \(String(format: "%.3g", $0.gamma)), mean $\(String(format: "%.2f", $0.meanSpend)))" }
+               ?? "x $\(String(format: "%.2f", revenuePerPurchase)) per purchase day")
     }
 }

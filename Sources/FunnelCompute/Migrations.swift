@@ -125,6 +125,11 @@ public struct Migrator: Sendable {
         return migrations.filter { !versions.contains($0.version) }
     }
 
+    /// True when `migrate` has work to do on the database.
+    public func needsRun(_ connection: PostgresConnection) throws -> Bool {
+        try !pending(connection).isEmpty
+    }
+
     /// SHA-256 of the migration text, computed by the server (no crypto dependency in the client).
     static func checksum(_ sql: String, on connection: PostgresConnection) throws -> String {
         try connection.query("select encode(sha256(convert_to($1, 'UTF8')), 'hex')", [sql]).scalar(String.self)

@@ -4,6 +4,7 @@ import FunnelCompute
 import FunnelCore
 import FunnelGenerate
 import FunnelIngest
+import FunnelPipeline
 import FunnelReports
 import Logging
 import PostgresClient
@@ -75,8 +76,8 @@ struct DemoCommand: ParsableCommand {
         try inForce.record(on: connection)
         note("\(summary.mode): \(summary.cohortDaysRebuilt) cohort day(s) rebuilt in " + String(format: "%.1f s", summary.seconds))
         step(5, "writing the reports into \(reports.path)")
-        let report = try ReportCommand.read(ReportRequest(), connection: connection)
-        let written = try ReportCommand.write(report, formats: ReportFormat.allCases, to: reports.path)
+        let report = try ReportJob.read(ReportRequest(), connection: connection)
+        let written = try ReportJob.write(report, formats: ReportFormat.allCases, to: reports.path)
         print(TextRenderer.render(report, colour: isatty(STDOUT_FILENO) == 1))
         print("Reports (\(written.count) files) in \(reports.path):")
         print("  \(reports.appending(path: "report.html").path)  (open in a browser)")

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import FunnelCompute
+import FunnelPipeline
 
 /// `funnel migrate`: creates or upgrades the schema.
 struct MigrateCommand: ParsableCommand {

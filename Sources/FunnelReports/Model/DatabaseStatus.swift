@@ -78,8 +78,6 @@ public struct DatabaseStatus: Encodable, Sendable {
                     cohortDays: try row.decode(Int64.self, column: "cohort_days"), users: try row.decode(Int64.self, column: "users"),
                     runs: try row.decode(Int64.self, column: "runs"))
         }
-        let pending = try connection.query(SQLCatalog.text("compute/pending_work.sql"), [PostgresDate?.none, PostgresDate?.none])
-            .rows.first?.decode(Bool.self, at: 0) ?? false
         var waiting: [String] = []
         let notComputed = files.reduce(0) { $0 + $1.notComputed }
         if notComputed > 0 {

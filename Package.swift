@@ -42,7 +42,7 @@ let package = Package(
         .target(name: "FunnelGenerate", dependencies: ["FunnelCore", "FunnelCalendar", "CZlib"]),
         .target(name: "FunnelQuery", dependencies: ["FunnelCore", "FunnelSQL", "PostgresClient"]),
         .target(name: "FunnelPipeline", dependencies: [
-            "FunnelCore", "FunnelIngest", "FunnelCompute", "FunnelReports", "PostgresClient",
+            "FunnelCore", "FunnelIngest", "FunnelCompute", "FunnelReports", "FunnelGenerate", "PostgresClient",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "FunnelBench", dependencies: [

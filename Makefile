@@ -74,7 +74,7 @@ schema: deps
 
 ## check: the unit tests alone, which need no database (the core's maths and funnels, the readers
 ## and validation, the generator, the renderers); `make test` runs them with the integration tests.
-UNIT_TESTS := ^(FunnelCoreTests|FunnelGenerateTests|FunnelIngestUnitTests|FunnelReportsUnitTests)\.
+UNIT_TESTS := ^(FunnelCoreTests|FunnelGenerateTests|FunnelIngestUnitTests|FunnelReportsUnitTests|FunnelPipelineTests)\.
 check: deps
 	$(FORGET_PLAN)
 	$(SWIFT) build --build-tests

@@ -41,12 +41,17 @@ let package = Package(
         ]),
         .target(name: "FunnelGenerate", dependencies: ["FunnelCore", "FunnelCalendar", "CZlib"]),
         .target(name: "FunnelQuery", dependencies: ["FunnelCore", "FunnelSQL", "PostgresClient"]),
+        .target(name: "FunnelPipeline", dependencies: [
+            "FunnelCore", "FunnelIngest", "FunnelCompute", "FunnelReports", "FunnelGenerate", "PostgresClient",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .target(name: "FunnelBench", dependencies: [
             "FunnelCore", "FunnelCalendar", "FunnelSQL", "PostgresClient", "FunnelIngest", "FunnelGenerate",
+            "FunnelCompute", "FunnelQuery", "FunnelReports", "FunnelPipeline",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "funnel", dependencies: [
-            "FunnelBench",
+            "FunnelPipeline", "FunnelBench",
             "FunnelCore", "FunnelSQL", "PostgresClient", "FunnelIngest", "FunnelCompute",
             "FunnelReports", "FunnelGenerate", "FunnelQuery",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -68,6 +73,7 @@ let package = Package(
             "FunnelGenerate", "FunnelQuery", "IngestFixtures", "FunnelBench",
             "FunnelIngest", "FunnelCore", "PostgresClient", "TestSupport",
         ]),
+        .testTarget(name: "FunnelPipelineTests", dependencies: ["FunnelPipeline", "FunnelCore", "TestSupport"]),
         .testTarget(name: "FunnelCLITests", dependencies: ["TestSupport", "PostgresClient"]),
         .testTarget(name: "FunnelReportsUnitTests", dependencies: ["FunnelReports", "FunnelCore", "TestSupport"]),
         .testTarget(name: "FunnelReportsTests", dependencies: ["FunnelReports", "FunnelCompute", "FunnelCore", "PostgresClient", "TestSupport"]),

@@ -106,6 +106,14 @@ alter table currency_rates add constraint currency_rates_currency_check CHECK ((
 alter table currency_rates add constraint currency_rates_pkey PRIMARY KEY (currency);
 alter table currency_rates add constraint currency_rates_usd_per_unit_check CHECK ((usd_per_unit > (0)::numeric));
 
+create table dashboard_views (
+    name text not null,
+    checksum_sha256 text not null,
+    applied_at timestamp with time zone not null default now()
+);
+
+alter table dashboard_views add constraint dashboard_views_pkey PRIMARY KEY (name);
+
 create table dirty_cohort_days (
     app_id text not null,
     cohort_date date not null,

@@ -24,6 +24,24 @@ public struct Migration: Sendable, Equatable {
     }
 }
 
+/// One re-runnable file of `sql/dashboards/`: the current definition of a `dash_*` view
+/// (`create or replace view`, and its grant to the read-only dashboard role). The migrations made
+/// the views first and stay as released; these files are applied after them.
+public struct DashboardView: Sendable, Equatable {
+    /// The file's name without `.sql`: the view's name.
+    public let name: String
+    public let sql: String
+
+    /// Every embedded dashboards file, by name.
+    public static var all: [DashboardView] {
+        SQLCatalog.files(under: "dashboards").map { file in
+            let fileName = String(file.path.split(separator: "/").last!)
+            return DashboardView(name: fileName.hasSuffix(".sql") ? String(fileName.dropLast(4)) : fileName, sql: file.text)
+        }
+        .sorted { $0.name < $1.name }
+    }
+}
+
 /// Why `funnel migrate` refused to run.
 public enum MigrationError: Error, CustomStringConvertible, Sendable {
     /// An applied migration's text differs from the one that was applied.
@@ -45,14 +63,21 @@ public enum MigrationError: Error, CustomStringConvertible, Sendable {
 }
 
 /// Applies the embedded migrations in order, each in its own transaction, and records each with
-/// a SHA-256 checksum in `funnel.schema_migrations`. A session advisory lock makes concurrent runs
-/// safe: the second waits, then finds nothing left to do.
+/// a SHA-256 checksum in `funnel.schema_migrations`. Then it applies the dashboards files
+/// (`sql/dashboards/`): all of them when a migration was applied (a migration may have dropped a
+/// view to change a column it reads), else those whose checksum differs from the one recorded in
+/// `dashboard_views`. A session advisory lock makes concurrent runs safe: the second waits, then
+/// finds nothing left to do.
 public struct Migrator: Sendable {
     public static let lockKey = AdvisoryLockKey("funnel.migrate")
     public let migrations: [Migration]
+    /// The dashboards files applied after the migrations: none for a migrator that stops short of
+    /// the newest schema (the views read it).
+    public let dashboards: [DashboardView]
 
     public init(migrations: [Migration] = Migration.all) {
         self.migrations = migrations
+        self.dashboards = migrations == Migration.all ? DashboardView.all : []
     }
 
     /// What a run did.
@@ -61,6 +86,8 @@ public struct Migrator: Sendable {
         public var applied: [String]
         /// Migrations found already applied.
         public var alreadyApplied: Int
+        /// Dashboard views this run made (again), by name.
+        public var views: [String] = []
     }
 
     /// Brings the schema up to date. Refuses (before applying anything) when an applied
@@ -109,8 +136,46 @@ public struct Migrator: Sendable {
                         [migration.version, migration.name, checksum])
                 }
             }
-            return Report(applied: pending.map(\.0.name), alreadyApplied: migrations.count - pending.count)
+            let views = try applyDashboards(connection, all: !pending.isEmpty)
+            return Report(applied: pending.map(\.0.name), alreadyApplied: migrations.count - pending.count, views: views)
         }
+    }
+
+    /// Applies the dashboards files (every one, or those changed since they were recorded), each
+    /// in its own transaction with its record.
+    private func applyDashboards(_ connection: PostgresConnection, all: Bool) throws -> [String] {
+        let changed = Set(try pendingDashboards(connection))
+        let schema = try connection.quoteIdentifier(FunnelSchema.name)
+        var applied: [String] = []
+        for view in dashboards where all || changed.contains(view.name) {
+            let checksum = try Self.checksum(view.sql, on: connection)
+            try connection.transaction { connection in
+                try connection.execute("set local search_path = \(schema), public")
+                try connection.execute(view.sql)
+                try connection.query("""
+                    insert into \(schema).dashboard_views (name, checksum_sha256) values ($1, $2)
+                    on conflict (name) do update set checksum_sha256 = excluded.checksum_sha256, applied_at = now()
+                    """, [view.name, checksum])
+            }
+            applied.append(view.name)
+        }
+        return applied
+    }
+
+    /// The dashboards files not applied as they are now: new, or changed since they were recorded.
+    public func pendingDashboards(_ connection: PostgresConnection) throws -> [String] {
+        guard !dashboards.isEmpty else { return [] }
+        let exists = try connection.query("select to_regclass($1) is not null", ["\(FunnelSchema.name).dashboard_views"])
+            .scalar(Bool.self)
+        guard exists else { return dashboards.map(\.name) }
+        let schema = try connection.quoteIdentifier(FunnelSchema.name)
+        return try connection.query("""
+            select f.name
+            from unnest($1::text[], $2::text[]) as f(name, body)
+            left join \(schema).dashboard_views v on v.name = f.name
+            where v.checksum_sha256 is distinct from encode(sha256(convert_to(f.body, 'UTF8')), 'hex')
+            order by f.name
+            """, [dashboards.map(\.name), dashboards.map(\.sql)]).map { try $0.decode(String.self, at: 0) }
     }
 
     /// The migrations not yet applied to the database (for `funnel migrate --status`).
@@ -123,6 +188,11 @@ public struct Migrator: Sendable {
             try $0.decode(Int.self, at: 0)
         })
         return migrations.filter { !versions.contains($0.version) }
+    }
+
+    /// True when `migrate` has work to do on the database: a migration or a dashboards file.
+    public func needsRun(_ connection: PostgresConnection) throws -> Bool {
+        try !pending(connection).isEmpty || !pendingDashboards(connection).isEmpty
     }
 
     /// SHA-256 of the migration text, computed by the server (no crypto dependency in the client).

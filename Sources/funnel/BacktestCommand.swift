@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import FunnelCompute
+import FunnelPipeline
 import PostgresClient
 
 /// `funnel backtest`: how well projections would have done.

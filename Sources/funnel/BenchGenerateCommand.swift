@@ -1,6 +1,7 @@
 import ArgumentParser
 import FunnelBench
 import FunnelGenerate
+import FunnelPipeline
 
 /// `funnel bench generate`: generator throughput beside the raw write speed of the same bytes.
 struct BenchGenerateCommand: ParsableCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import FunnelCompute
 import FunnelCore
+import FunnelPipeline
 import PostgresClient
 
 /// `funnel compute`: brings every derived table up to date.
@@ -66,23 +67,10 @@ struct ComputeCommand: ParsableCommand {
         let (connection, settings) = try database.connectMigrated(logger: logger)
         let options = ComputeOptions(full: full, from: from.flatMap(PostgresDate.init),
                                      to: to.flatMap(PostgresDate.init), waitForLock: wait)
-        let result: ComputeJob.Result?
-        let change: ConfigurationChange?
-        do {
-            change = try inForce.change(on: connection)
-            if let change { FileHandle.standardErrorWrite(change.warning + "\n") }
-            result = try ComputeJob(configuration: inForce.configuration, logger: logger)
-                .run(connection, options: options, alongside: settings)
-            if result != nil { try inForce.record(on: connection) }
-        } catch let error as ComputeError {
-            throw CommandFailure.usage(error.message)
-        } catch let error as PostgresError where error.sqlState == "42P01" {
-            throw CommandFailure("the schema is missing or out of date (\(error.message)); run 'funnel migrate' first")
-        }
-        guard let result else {
-            throw CommandFailure("another compute is running on this database; try again when it finishes, or pass --wait",
-                                 exitStatus: ExitStatus.busy)
-        }
+        let outcome = try ComputeRun(configuration: inForce, logger: logger)
+            .run(connection, options: options, alongside: settings) { FileHandle.standardErrorWrite($0 + "\n") }
+        let result = outcome.result
+        let change = outcome.change
         let summary = result.compute
         if json {
             try printJSON(ComputeOutput(compute: summary, friction: result.friction, configuration: inForce.output(change: change)))

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import FunnelPipeline
 import PostgresClient
 
 /// `funnel db`: the embedded PostgreSQL cluster.

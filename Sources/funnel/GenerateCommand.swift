@@ -3,6 +3,7 @@
 public import ArgumentParser
 import Foundation
 public import FunnelGenerate
+import FunnelPipeline
 
 extension GeneratorFormat: ExpressibleByArgument {}
 extension LTVShape: ExpressibleByArgument {}

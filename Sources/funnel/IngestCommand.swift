@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import FunnelCore
 import FunnelIngest
+import FunnelPipeline
 import Logging
 import PostgresClient
 
@@ -60,15 +61,7 @@ struct IngestCommand: ParsableCommand {
 
     func run() throws {
         let logger = logging.bootstrap(label: "funnel.ingest")
-        let files: [String]
-        do {
-            files = try InputDiscovery.expand(paths)
-        } catch let missing as InputDiscovery.Missing {
-            throw CommandFailure.usage("\(missing.description)")
-        }
-        if files.isEmpty {
-            throw CommandFailure.usage("no input files (.csv, .ndjson, .jsonl, .json, optionally .gz) under \(paths.joined(separator: " "))")
-        }
+        let files = try IngestJob.files(under: paths)
         let settings = try database.connectMigrated(logger: logger).1
         let stop = StopFlag()
         let signals = SignalWatcher(stop: stop, logger: logger)
@@ -76,25 +69,17 @@ struct IngestCommand: ParsableCommand {
         let progress = IngestProgress()
         let ticker = ProgressLine(progress: progress, totalFiles: files.count)
         ticker.start()
+        defer { ticker.stop() }
         // On a terminal the progress line and the summary say what the workers' per-file log
         // lines would (loading, loaded, refused and why): those show with --verbose only.
         var workerLogger = logger
         if ticker.enabled, !logging.verbose { workerLogger.logLevel = .error }
-        let run = IngestRun(settings: settings, kind: kind.flatMap(EventKind.init(rawValue:)), assumeTimeZone: assumeTimeZone,
+        let job = IngestJob(settings: settings, kind: kind.flatMap(EventKind.init(rawValue:)), assumeTimeZone: assumeTimeZone,
                             workers: workers, workerOptions: WorkerOptions(leaseSeconds: lease, pollSeconds: 0.2, expansion: expansion.limit))
-        let reports: [IngestRun.FileReport]
-        do {
-            reports = try run.run(files: files, stop: stop, progress: progress, logger: workerLogger)
-        } catch let error as PostgresError where error.isConnectionFailure {
-            ticker.stop()
-            throw CommandFailure("cannot reach PostgreSQL at \(settings.redactedDescription): \(error.message)")
-        }
+        let outcome = try job.run(files: files, stop: stop, progress: progress, listRejects: showRejects, logger: workerLogger)
         ticker.stop()
-        var rejectLines: [(path: String, line: Int64, reason: String)] = []
-        let rejectedFileIDs = reports.filter { $0.counts.rejected > 0 || ($0.loadedBy == .anotherRun && showRejects) }.compactMap(\.fileID)
-        if showRejects, !rejectedFileIDs.isEmpty {
-            rejectLines = try IngestQueue(connection: try settings.connect(logger: logger)).rejects(of: rejectedFileIDs, limit: 1000)
-        }
+        let reports = outcome.reports
+        let rejectLines = outcome.rejects
         if json {
             try printJSON(IngestSummary(reports: reports, rejects: showRejects ? rejectLines : nil))
         } else {
@@ -128,7 +113,7 @@ struct IngestCommand: ParsableCommand {
                 line += " (\(Self.lineAccount(counts)))"
                 if let message = report.message { line += "\n  note: \(message)" }
             } else if let message = report.message {
-                line += " " + RunCommand.withoutPath(message, report.path)
+                line += " " + FileMessage.withoutPath(message, report.path)
             }
             print(line)
         }
@@ -203,30 +188,6 @@ struct IngestSummary: Encodable {
         }
         totals = Totals(reports)
         self.rejects = rejects?.map { Reject(path: $0.path, line: $0.line, reason: $0.reason) }
-    }
-}
-
-/// SIGTERM/SIGINT handling for long runs: the first signal sets the stop flag (workers finish or
-/// roll back the file in hand, then return); the process is not killed by the signal.
-final class SignalWatcher {
-    private let sources: [any DispatchSourceSignal]
-
-    init(stop: StopFlag, logger: Logger) {
-        let queue = DispatchQueue(label: "funnel.signals")
-        sources = [SIGTERM, SIGINT].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler {
-                logger.info("stop requested: finishing or rolling back the file in hand", metadata: ["signal": "\(number)"])
-                stop.set()
-            }
-            source.resume()
-            return source
-        }
-    }
-
-    func cancel() {
-        for source in sources { source.cancel() }
     }
 }
 

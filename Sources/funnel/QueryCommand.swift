@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import FunnelCore
+import FunnelPipeline
 import FunnelQuery
 import PostgresClient
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import FunnelPipeline
 import FunnelReports
 import PostgresClient
 
@@ -77,88 +78,28 @@ struct ReportCommand: ParsableCommand {
         let logger = logging.bootstrap(label: "funnel.report")
         let (connection, _) = try database.connectMigrated(logger: logger)
         let request = ReportRequest(app: app, from: from, to: to, breakdowns: breakdowns)
-        let apps = try Self.apps(for: app, connection: connection)
+        let apps = try ReportJob.apps(for: app, connection: connection)
         guard let out else {
             if formats == [.json] {
                 guard apps.count <= 1 else {
                     throw CommandFailure.usage("\(apps.count) apps have data (\(apps.joined(separator: ", "))) and the JSON report "
                         + "covers one: add --app APP, or --out DIR for one folder per app")
                 }
-                print(try JSONRenderer.render(try Self.read(request, connection: connection)), terminator: "")
+                print(try JSONRenderer.render(try ReportJob.read(request, connection: connection)), terminator: "")
             } else {
                 var texts: [String] = []
                 for app in apps.isEmpty ? [nil] : apps.map(Optional.some) {
                     var one = request
                     one.app = app
-                    texts.append(TextRenderer.render(try Self.read(one, connection: connection), colour: isatty(STDOUT_FILENO) == 1))
+                    texts.append(TextRenderer.render(try ReportJob.read(one, connection: connection), colour: isatty(STDOUT_FILENO) == 1))
                 }
                 print(texts.joined(separator: "\n" + String(repeating: "=", count: TextRenderer.width) + "\n\n"), terminator: "")
             }
             return
         }
-        let written = try Self.writeEveryApp(apps, request: request, formats: formats, to: URL(fileURLWithPath: out),
+        let written = try ReportJob.writeEveryApp(apps, request: request, formats: formats, to: URL(fileURLWithPath: out),
                                              connection: connection)
         print("Wrote \(written.count) file(s) to \(out)" + (apps.count > 1 ? " (one folder per app: \(apps.joined(separator: ", ")))" : "") + ":")
         for url in written { print("  \(url.path)") }
-    }
-
-    /// The apps to report on: the one asked for (a usage error naming the apps there are when it
-    /// has no data), else every app with computed data, most installs first.
-    static func apps(for app: String?, connection: PostgresConnection) throws -> [String] {
-        let known: [String]
-        do {
-            known = try ReportReader(connection: connection).apps()
-        } catch let error as PostgresError where error.sqlState == "42P01" || error.sqlState == "3F000" {
-            throw CommandFailure("the schema is missing or out of date (\(error.message)); run 'funnel migrate'")
-        }
-        guard let app else { return known }
-        guard known.contains(app) else {
-            throw CommandFailure.usage("--app \(app): no computed data for this app; "
-                + (known.isEmpty ? "no app has computed data yet (funnel ingest, then funnel compute)" : "apps with data: \(known.joined(separator: ", "))"))
-        }
-        return [app]
-    }
-
-    /// Writes the reports of `apps` into `directory`: the files themselves for one app (or none:
-    /// the zero state), one folder per app (named by its id) for several.
-    static func writeEveryApp(_ apps: [String], request: ReportRequest, formats: [ReportFormat], to directory: URL,
-                              connection: PostgresConnection) throws -> [URL] {
-        guard apps.count > 1 else {
-            var one = request
-            one.app = apps.first ?? request.app
-            return try write(try read(one, connection: connection), formats: formats, to: directory.path)
-        }
-        var written: [URL] = []
-        for app in apps {
-            var one = request
-            one.app = app
-            written += try write(try read(one, connection: connection), formats: formats,
-                                 to: directory.appending(path: folderName(app)).path)
-        }
-        return written
-    }
-
-    /// A folder name for an app id: its letters, digits, dots, dashes and underscores.
-    static func folderName(_ app: String) -> String {
-        let kept = String(app.map { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) ? $0 : "_" })
-        return kept.isEmpty || kept.hasPrefix(".") ? "app-" + kept : kept
-    }
-
-    /// Reads the report, mapping a missing schema to a message that says what to run.
-    static func read(_ request: ReportRequest, connection: PostgresConnection) throws -> Report {
-        do {
-            return try ReportReader(connection: connection).read(request)
-        } catch let error as PostgresError where error.sqlState == "42P01" || error.sqlState == "3F000" {
-            throw CommandFailure("the schema is missing or out of date (\(error.message)); run 'funnel migrate', "
-                + "then 'funnel ingest DIR' and 'funnel compute'")
-        }
-    }
-
-    static func write(_ report: Report, formats: [ReportFormat], to directory: String) throws -> [URL] {
-        do {
-            return try ReportWriter.write(report, formats: formats, to: URL(fileURLWithPath: directory))
-        } catch let error as CocoaError {
-            throw CommandFailure("cannot write the reports into \(directory): \(error.localizedDescription)")
-        }
     }
 }

@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
 import FunnelCompute
+import FunnelCore
 import FunnelIngest
+import FunnelPipeline
 import PostgresClient
 
 /// `funnel run`: the scheduled batch job (cron, systemd timer).
@@ -100,20 +102,7 @@ struct RunCommand: ParsableCommand {
         defer { signals.cancel() }
         let runner = BatchRunner(settings: settings, options: options, configuration: configuration,
                                  reportWriter: FullReportWriter(settings: settings), stop: stop, logger: logger)
-        let summary: BatchSummary
-        do {
-            summary = try runner.run()
-        } catch is BatchBusy {
-            throw CommandFailure("another funnel run holds the lock on this database; nothing done (the next scheduled run takes over)",
-                                 exitStatus: ExitStatus.busy)
-        } catch let error as RetriesExhausted {
-            throw CommandFailure("cannot reach PostgreSQL at \(settings.redactedDescription): \(error). "
-                + "Check that the server runs; the next run retries")
-        } catch let error as MigrationError {
-            throw CommandFailure("\(error)")
-        } catch let error as PostgresError {
-            throw CommandFailure("database error: \(error)")
-        }
+        let summary = try runner.run()
         if json {
             try printJSON(summary)
         } else {
@@ -135,7 +124,7 @@ struct RunCommand: ParsableCommand {
                 line += " \(file.rowsLoaded) rows, \(file.duplicates) duplicates, \(file.rejected) rejected"
                 if let message = file.message { line += " (note: \(message))" }
             } else if let message = file.message {
-                line += ": " + Self.withoutPath(message, file.path)
+                line += ": " + FileMessage.withoutPath(message, file.path)
             }
             if let quarantined = file.quarantinedTo {
                 line += "\n  moved to \(quarantined) (the reason beside it, in \(URL(fileURLWithPath: quarantined).lastPathComponent).reason.txt)"
@@ -150,16 +139,9 @@ struct RunCommand: ParsableCommand {
         }
         if let directory = summary.reportsDirectory {
             print("reports: \(directory) (latest: \(URL(fileURLWithPath: reports).appending(path: "latest").path))"
-                + (summary.apps.count > 1 ? "; one folder per app: \(summary.apps.map(ReportCommand.folderName).joined(separator: ", "))" : ""))
+                + (summary.apps.count > 1 ? "; one folder per app: \(summary.apps.map(ReportJob.folderName).joined(separator: ", "))" : ""))
         } else if let note = summary.reportsNote {
             print(note)
         }
-    }
-
-    /// A message without the file's path and "refused: " in front (the line already says both).
-    static func withoutPath(_ message: String, _ path: String) -> String {
-        var text = message.hasPrefix(path + ": ") ? String(message.dropFirst(path.count + 2)) : message
-        if text.hasPrefix("refused: ") { text.removeFirst("refused: ".count) }
-        return text
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import FunnelIngest
+import FunnelPipeline
 import Logging
 import PostgresClient
 
@@ -43,36 +44,6 @@ struct WorkerCommand: ParsableCommand {
         let signals = SignalWatcher(stop: stop, logger: logger)
         defer { signals.cancel() }
         let options = WorkerOptions(leaseSeconds: lease, pollSeconds: poll, expansion: expansion.limit)
-        logger.info("worker started", metadata: ["workers": "\(workers)", "db": "\(settings.redactedDescription)"])
-        let group = DispatchGroup()
-        let failures = Failures()
-        for index in 0..<workers {
-            group.enter()
-            let thread = Thread {
-                defer { group.leave() }
-                let worker = IngestWorker(settings: settings, workerID: IngestWorker.makeID(index: index), options: options,
-                                          stop: stop, logger: logger)
-                do {
-                    try worker.run()
-                } catch {
-                    failures.record("\(error)")
-                    stop.set()
-                }
-            }
-            thread.start()
-        }
-        group.wait()
-        if let failure = failures.first { throw CommandFailure("worker stopped: \(failure)") }
-        logger.info("worker stopped")
+        try WorkerPool(settings: settings, workers: workers, options: options).serve(stop: stop, logger: logger)
     }
-}
-
-/// The first failure of any worker thread.
-private final class Failures: @unchecked Sendable {
-    // Safe: `messages` is only touched while holding `lock`.
-    private let lock = NSLock()
-    private var messages: [String] = []
-
-    func record(_ message: String) { lock.withLock { messages.append(message) } }
-    var first: String? { lock.withLock { messages.first } }
 }

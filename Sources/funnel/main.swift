@@ -3,6 +3,7 @@
 // code 64 becomes 2.
 import ArgumentParser
 import Foundation
+import FunnelPipeline
 
 do {
     var command = try Funnel.parseAsRoot()

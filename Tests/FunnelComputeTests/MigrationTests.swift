@@ -46,6 +46,34 @@ struct MigrationTests {
         #expect(try Migrator().pending(connection).isEmpty)
     }
 
+    @Test("every dash_* view has its file in sql/dashboards; a file is applied again only after a migration or when it changed")
+    func dashboardFiles() throws {
+        let connection = try TestCluster.freshDatabase().connect()
+        let first = try Migrator().migrate(connection)
+        let names = DashboardView.all.map(\.name)
+        #expect(first.views == names)
+        let views = try connection.query("""
+            select viewname from pg_views where schemaname = 'funnel' and viewname like 'dash\\_%' order by viewname
+            """).map { try $0.decode(String.self, at: 0) }
+        #expect(views == names, "each dash_* view reads in one file of sql/dashboards")
+        #expect(try !Migrator().needsRun(connection))
+        #expect(try Migrator().migrate(connection).views.isEmpty)
+
+        // A file whose text differs from the one applied (an edited view) is pending, and applied once.
+        try connection.execute("update funnel.dashboard_views set checksum_sha256 = 'edited' where name = 'dash_funnel'")
+        #expect(try Migrator().pendingDashboards(connection) == ["dash_funnel"])
+        #expect(try Migrator().needsRun(connection))
+        let again = try Migrator().migrate(connection)
+        #expect(again.applied.isEmpty && again.views == ["dash_funnel"])
+        #expect(try Migrator().pendingDashboards(connection).isEmpty)
+        let granted = try connection.query(
+            "select has_table_privilege('funnel_dashboard', 'funnel.dash_funnel', 'select')").scalar(Bool.self)
+        #expect(granted)
+
+        // A migrator that stops short of the newest schema leaves the views to the migrations.
+        #expect(Migrator(migrations: Array(Migration.all.dropLast())).dashboards.isEmpty)
+    }
+
     @Test("migrations are numbered uniquely and the first creates the raw table of every input kind")
     func firstMigrationCoversEveryKind() throws {
         let versions = Migration.all.map(\.version)

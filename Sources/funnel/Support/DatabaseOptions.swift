@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import FunnelCompute
+import FunnelPipeline
 import FunnelSQL
 import Logging
 import PostgresClient
@@ -63,31 +63,11 @@ struct DatabaseOptions: ParsableArguments {
         }
     }
 
-    /// Opens a connection to the selected database with the schema brought up to date first:
-    /// every command that reads or writes funnel's tables creates or upgrades the schema itself
-    /// (the migrations are idempotent and serialised by an advisory lock, so concurrent commands
-    /// are safe). Nothing is written when the schema is current, so a role that may only read
-    /// still works.
+    /// Opens a connection to the selected database with the schema brought up to date first
+    /// (`SchemaUpgrade`).
     func connectMigrated(logger: Logger) throws -> (PostgresConnection, ConnectionSettings) {
         let (connection, settings) = try connect(logger: logger)
-        try Self.ensureSchema(connection, logger: logger)
+        try SchemaUpgrade.ensure(connection, logger: logger)
         return (connection, settings)
-    }
-
-    /// Applies the migrations this binary carries that the database lacks, saying so in one line.
-    static func ensureSchema(_ connection: PostgresConnection, logger: Logger) throws {
-        let migrator = Migrator()
-        do {
-            guard try !migrator.pending(connection).isEmpty else { return }
-            var quiet = logger
-            quiet.logLevel = max(logger.logLevel, .warning)
-            let report = try migrator.migrate(connection, logger: quiet)
-            guard !report.applied.isEmpty else { return }
-            logger.info(report.alreadyApplied == 0 ? "created the schema" : "upgraded the schema",
-                        metadata: ["migrations.applied": "\(report.applied.count)",
-                                   "migrations.last": .string(report.applied.last ?? "")])
-        } catch let error as MigrationError {
-            throw CommandFailure("\(error)")
-        }
     }
 }

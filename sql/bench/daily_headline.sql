@@ -1,4 +1,4 @@
--- bench_headline: a few headline figures of the marts, which `funnel bench daily` prints beside
+-- daily_headline: a few headline figures of the marts, which `funnel bench daily` prints beside
 -- the same figures DuckDB computes from the CSV files, so a reader sees both computed the same
 -- thing: users, classic D1 and D7 retention, observed LTV D7, CPI (all spend over all paid
 -- installs) and k-factor over all networks, the default funnel's last step, and onboarding

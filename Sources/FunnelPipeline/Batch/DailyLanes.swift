@@ -1,9 +1,9 @@
 import Foundation
+import FunnelCompute
 import FunnelCore
-import FunnelIngest
-import FunnelSQL
-import Logging
-import PostgresClient
+public import FunnelIngest
+public import Logging
+public import PostgresClient
 
 /// The two lanes of a daily run (`funnel run` and `funnel bench daily` alike). The metrics read
 /// every kind of file but telemetry (`ux`); friction reads telemetry, steps and opens. So the
@@ -11,13 +11,13 @@ import PostgresClient
 /// while the second connection loads the telemetry and then runs friction (`ComputeJob`'s
 /// `beforeFriction`). On two cores the telemetry's load, its largest file, no longer holds up the
 /// metrics, and friction still starts only once every file is in.
-struct DailyLanes {
+public struct DailyLanes: Sendable {
     /// Every file but telemetry (and files whose kind the name does not tell: the loader decides).
-    let events: [String]
+    public let events: [String]
     /// The `ux` files.
-    let telemetry: [String]
+    public let telemetry: [String]
 
-    init(files: [String]) {
+    public init(files: [String]) {
         var events: [String] = []
         var telemetry: [String] = []
         for file in files {
@@ -30,16 +30,14 @@ struct DailyLanes {
     /// Records the telemetry files a lane loaded as folded in for the metrics, once friction has
     /// read them (`telemetry_folded.sql`): the metrics read nothing from them, and left unfolded
     /// they would make the next run with nothing new compute again.
-    static func markTelemetryFolded(_ connection: PostgresConnection, _ reports: [IngestRun.FileReport]) throws {
-        let loaded = reports.filter { $0.status == .loaded }.compactMap(\.fileID)
-        guard !loaded.isEmpty else { return }
-        try connection.query(SQLCatalog.text("compute/telemetry_folded.sql"), [loaded])
+    public static func markTelemetryFolded(_ connection: PostgresConnection, _ reports: [IngestRun.FileReport]) throws {
+        try ComputeLedger(connection).markTelemetryFolded(reports.filter { $0.status == .loaded }.compactMap(\.fileID))
     }
 }
 
 /// The telemetry files' load, as the friction lane's first work. It loads once: when a retried
 /// compute step runs the lane again, the files it loaded keep their reports.
-final class TelemetryLoad: @unchecked Sendable {
+public final class TelemetryLoad: @unchecked Sendable {
     // Safe: `loadedReports` and `loadSeconds` are written and read under `lock` only.
     private let lock = NSLock()
     private var loadedReports: [IngestRun.FileReport]?
@@ -49,7 +47,7 @@ final class TelemetryLoad: @unchecked Sendable {
     private let stop: StopFlag
     private let logger: Logger
 
-    init(files: [String], ingest: IngestRun, stop: StopFlag, logger: Logger) {
+    public init(files: [String], ingest: IngestRun, stop: StopFlag, logger: Logger) {
         self.files = files
         self.ingest = ingest
         self.stop = stop
@@ -57,7 +55,7 @@ final class TelemetryLoad: @unchecked Sendable {
     }
 
     /// Loads the files unless a previous call did.
-    func load() throws {
+    public func load() throws {
         guard !files.isEmpty, lock.withLock({ loadedReports == nil }) else { return }
         let started = Date()
         logger.info("ingesting telemetry beside the metrics", metadata: ["run.files": "\(files.count)"])
@@ -69,8 +67,8 @@ final class TelemetryLoad: @unchecked Sendable {
     }
 
     /// One report per file once loaded; none before.
-    var reports: [IngestRun.FileReport] { lock.withLock { loadedReports ?? [] } }
+    public var reports: [IngestRun.FileReport] { lock.withLock { loadedReports ?? [] } }
 
     /// How long the load took.
-    var seconds: Double { lock.withLock { loadSeconds } }
+    public var seconds: Double { lock.withLock { loadSeconds } }
 }

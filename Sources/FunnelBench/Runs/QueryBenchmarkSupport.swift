@@ -1,6 +1,6 @@
 import Foundation
-import FunnelBench
 import FunnelGenerate
+import FunnelPipeline
 import FunnelQuery
 import PostgresClient
 
@@ -74,7 +74,7 @@ struct BenchFunnelFigures: Decodable {
             let theirs = other.map { $0.series.first { $0.value == value } }
             func figures(_ side: Series?) -> [Int] { (side?.steps ?? [Int](repeating: 0, count: stepCount)) + [side?.excluded ?? 0] }
             let mine = figures(ours)
-            BenchDailyCommand.say("  platform \(label):")
+            DailyBenchmark.say("  platform \(label):")
             for index in 0...stepCount {
                 let name = index < stepCount ? "step \(index + 1) \(EventStreamGenerator.steps[index])" : "excluded"
                 let padded = name.padding(toLength: 32, withPad: " ", startingAt: 0)
@@ -87,7 +87,7 @@ struct BenchFunnelFigures: Decodable {
                         differing.append("(\(label), \(index < stepCount ? "step \(index + 1)" : "excluded"))")
                     }
                 }
-                BenchDailyCommand.say(line)
+                DailyBenchmark.say(line)
             }
         }
         return differing

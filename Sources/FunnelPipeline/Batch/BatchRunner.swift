@@ -1,25 +1,39 @@
-import Foundation
+public import Foundation
 import FunnelCompute
 import FunnelCore
-import FunnelIngest
-import FunnelSQL
-import Logging
-import PostgresClient
+public import FunnelIngest
+import FunnelReports
+public import Logging
+public import PostgresClient
 
 /// Where `funnel run` takes files from and puts things.
-struct BatchOptions: Sendable {
-    var inbox: URL
-    var reports: URL
-    var archive: URL?
+public struct BatchOptions: Sendable {
+    public var inbox: URL
+    public var reports: URL
+    public var archive: URL?
     /// Where refused files go, each with `NAME.reason.txt` beside it (default `INBOX/quarantine`).
-    var quarantine: URL
+    public var quarantine: URL
     /// The one app to report on; nil reports every app.
-    var app: String?
-    var settleSeconds: Double
-    var recheckSeconds: Double
-    var workers: Int
-    var leaseSeconds: Double
-    var retry: RetryPolicy
+    public var app: String?
+    public var settleSeconds: Double
+    public var recheckSeconds: Double
+    public var workers: Int
+    public var leaseSeconds: Double
+    public var retry: RetryPolicy
+
+    public init(inbox: URL, reports: URL, archive: URL?, quarantine: URL, app: String?, settleSeconds: Double,
+                recheckSeconds: Double, workers: Int, leaseSeconds: Double, retry: RetryPolicy) {
+        self.inbox = inbox
+        self.reports = reports
+        self.archive = archive
+        self.quarantine = quarantine
+        self.app = app
+        self.settleSeconds = settleSeconds
+        self.recheckSeconds = recheckSeconds
+        self.workers = workers
+        self.leaseSeconds = leaseSeconds
+        self.retry = retry
+    }
 }
 
 /// Another `funnel run` holds the batch lock on this database.
@@ -29,7 +43,7 @@ struct BatchBusy: Error {}
 /// what is new in the inbox, computes incrementally, writes the reports into a dated folder and
 /// repoints `latest`, then archives the loaded files. Every step is idempotent, so a run killed
 /// anywhere is completed by the next one; transient database errors are retried per step.
-struct BatchRunner {
+public struct BatchRunner {
     static let lockKey = AdvisoryLockKey("funnel.run")
 
     let settings: ConnectionSettings
@@ -40,7 +54,7 @@ struct BatchRunner {
     let logger: Logger
     private let retries = RetryCount()
 
-    init(settings: ConnectionSettings, options: BatchOptions, configuration: ConfigurationInForce,
+    public init(settings: ConnectionSettings, options: BatchOptions, configuration: ConfigurationInForce,
          reportWriter: any RunReportWriter, stop: StopFlag, logger: Logger) {
         self.settings = settings
         self.options = options
@@ -50,7 +64,26 @@ struct BatchRunner {
         self.logger = logger
     }
 
-    func run() throws -> BatchSummary {
+    /// Runs the job. Its failures come as `CommandFailure`s that say what to do next: another run
+    /// holding the lock exits `ExitStatus.busy`; a database that stayed unreachable, a refused
+    /// migration or a database error exit 1.
+    public func run() throws -> BatchSummary {
+        do {
+            return try runSteps()
+        } catch is BatchBusy {
+            throw CommandFailure("another funnel run holds the lock on this database; nothing done (the next scheduled run takes over)",
+                                 exitStatus: ExitStatus.busy)
+        } catch let error as RetriesExhausted {
+            throw CommandFailure("cannot reach PostgreSQL at \(settings.redactedDescription): \(error). "
+                + "Check that the server runs; the next run retries")
+        } catch let error as MigrationError {
+            throw CommandFailure("\(error)")
+        } catch let error as PostgresError {
+            throw CommandFailure("database error: \(error)")
+        }
+    }
+
+    private func runSteps() throws -> BatchSummary {
         var summary = BatchSummary(status: "completed", startedAt: Date(), inbox: options.inbox.path)
         let session = LockedSession(settings: settings, logger: logger)
         defer { session.close() }
@@ -180,20 +213,18 @@ struct BatchRunner {
     /// True when a compute would publish nothing new: nothing waits to be computed, and either
     /// `latest` reflects the last compute or nothing was ever computed (no report to write).
     private func nothingToPublish(_ connection: PostgresConnection, _ folders: ReportFolders) throws -> Bool {
-        let pending = try connection.query(SQLCatalog.text("compute/pending_work.sql"), [PostgresDate?.none, PostgresDate?.none])
-        let waiting = try pending.rows.first?.decode(Bool.self, at: 0) ?? false
-        guard !waiting else { return false }
+        guard try !ComputeLedger(connection).hasPendingWork() else { return false }
         guard let current = folders.currentThrough() else { return try computedApps(connection).isEmpty }
         return current >= (try lastComputeRun(connection))
     }
 
     /// The apps with computed data, most installs first.
     private func computedApps(_ connection: PostgresConnection) throws -> [String] {
-        try connection.query(SQLCatalog.text("reports/apps.sql")).map { try $0.decode(String.self, column: "app_id") }
+        try ReportReader(connection: connection).apps()
     }
 
     private func lastComputeRun(_ connection: PostgresConnection) throws -> Int64 {
-        try connection.query("select coalesce(max(run_id), 0)::bigint from compute_runs").scalar(Int64.self)
+        try ComputeLedger(connection).lastRunID()
     }
 
     private func record(_ reports: [IngestRun.FileReport], into summary: inout BatchSummary) {

@@ -6,10 +6,16 @@ import PostgresClient
 /// (`PostgresError.isTransient`: connection lost, server restarting, serialization failure, ...):
 /// after 1, 2, 4, 8 ... seconds (each delay capped), until the next wait would pass the total
 /// budget. Any other error is not retried.
-struct RetryPolicy: Sendable {
+public struct RetryPolicy: Sendable {
     var firstDelay: Double = 1
     var maximumDelay: Double = 8
     var totalSeconds: Double = 60
+
+    public init(firstDelay: Double = 1, maximumDelay: Double = 8, totalSeconds: Double = 60) {
+        self.firstDelay = firstDelay
+        self.maximumDelay = maximumDelay
+        self.totalSeconds = totalSeconds
+    }
 
     /// The delays before each retry, in order.
     var delays: [Double] {
@@ -47,12 +53,12 @@ struct RetryPolicy: Sendable {
 }
 
 /// A step that kept failing on transient database errors until the retry budget ran out.
-struct RetriesExhausted: Error, CustomStringConvertible {
+public struct RetriesExhausted: Error, CustomStringConvertible {
     let step: String
     let attempts: Int
     let last: PostgresError
 
-    var description: String {
+    public var description: String {
         "\(step): the database stayed unavailable after \(attempts) attempt(s): \(last.message)"
     }
 }

@@ -1,39 +1,41 @@
 import Foundation
-import FunnelCore
 import FunnelSQL
-import PostgresClient
+public import FunnelCore
+public import PostgresClient
 
-/// The configuration a compute runs under and the file it came from: found as
-/// docs/configuration.md says (--config, $FUNNEL_CONFIG, ./funnel.toml, $FUNNEL_HOME/funnel.toml,
-/// else the defaults), shown by `funnel compute` and in every report, and compared with the last
-/// compute's so a changed setting never goes unnoticed.
-struct ConfigurationInForce {
-    let configuration: FunnelConfiguration
-    /// The absolute path of the file read; nil for the built-in defaults.
-    let source: String?
+/// The compute bookkeeping that commands read and write around a compute (`sql/compute/`): what
+/// waits to be computed, the last run, the configuration the data was computed under, and the
+/// telemetry files a daily run's friction lane has taken in. The one place outside the engine
+/// that runs compute's statements.
+public struct ComputeLedger {
+    public let connection: PostgresConnection
 
-    /// How messages and reports name where the configuration came from.
-    var sourceLabel: String { source ?? "built-in defaults (no funnel.toml found)" }
-
-    /// Finds and reads the configuration; every problem in the file is reported at once, as a
-    /// usage error.
-    static func load(path: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ConfigurationInForce {
-        let directory = FileManager.default.currentDirectoryPath
-        let chosen = path ?? FunnelConfiguration.defaultLocations(environment: environment, currentDirectory: directory)
-            .first { FileManager.default.fileExists(atPath: $0) }
-        guard let chosen else { return ConfigurationInForce(configuration: FunnelConfiguration(), source: nil) }
-        let absolute = URL(fileURLWithPath: chosen, relativeTo: URL(fileURLWithPath: directory, isDirectory: true))
-            .standardizedFileURL.path
-        do {
-            return ConfigurationInForce(configuration: try FunnelConfiguration.loadReportingAll(path: absolute), source: absolute)
-        } catch {
-            throw CommandFailure.usage(error.description)
-        }
+    public init(_ connection: PostgresConnection) {
+        self.connection = connection
     }
 
-    /// How this configuration differs from the one the database was last computed with, and
-    /// what the rebuild it forces costs; nil when nothing was computed yet or nothing changed.
-    func change(on connection: PostgresConnection) throws -> ConfigurationChange? {
+    /// True when loaded rows wait for a compute (in the cohort-date range, when one is given).
+    public func hasPendingWork(from: PostgresDate? = nil, to: PostgresDate? = nil) throws -> Bool {
+        try connection.query(SQLCatalog.text("compute/pending_work.sql"), [from, to]).rows.first?.decode(Bool.self, at: 0) ?? false
+    }
+
+    /// The last compute run's id (`compute_runs.run_id`); 0 before the first.
+    public func lastRunID() throws -> Int64 {
+        try connection.query("select coalesce(max(run_id), 0)::bigint from compute_runs").scalar(Int64.self)
+    }
+
+    /// Records loaded telemetry files as folded in for the metrics once friction has read them
+    /// (`telemetry_folded.sql`): the metrics read nothing from them, and left unfolded they would
+    /// make the next run with nothing new compute again.
+    public func markTelemetryFolded(_ fileIDs: [Int64]) throws {
+        guard !fileIDs.isEmpty else { return }
+        try connection.query(SQLCatalog.text("compute/telemetry_folded.sql"), [fileIDs])
+    }
+
+    /// How `configuration` (read from `source`, nil for the built-in defaults) differs from the
+    /// one the database was last computed with, and what the rebuild it forces costs; nil when
+    /// nothing was computed yet or nothing changed.
+    public func configurationChange(to configuration: FunnelConfiguration, source: String?) throws -> ConfigurationChange? {
         let row = try connection.query(SQLCatalog.text("compute/configuration_change.sql"), [configuration.fingerprint]).rows.first
         guard let row, try row.decode(Bool.self, column: "changed") else { return nil }
         let previousSettings = try row.decode(String?.self, column: "previous_settings")
@@ -58,50 +60,36 @@ struct ConfigurationInForce {
             lastSeconds: try cost?.decode(Double?.self, column: "last_seconds"))
     }
 
-    /// Records this configuration as the one the last compute ran under.
-    func record(on connection: PostgresConnection) throws {
+    /// Records `configuration` (from `source`) as the one the last compute ran under.
+    public func recordConfiguration(_ configuration: FunnelConfiguration, source: String?) throws {
         let settings = String(decoding: try JSONEncoder().encode(configuration.settings), as: UTF8.self)
         try connection.query(SQLCatalog.text("compute/record_configuration.sql"), [source, settings, configuration.fingerprint])
-    }
-
-    /// The `configuration` object of `funnel compute --json`.
-    func output(change: ConfigurationChange?) -> Output {
-        Output(source: source, settings: Dictionary(configuration.settings.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a }),
-               changedSinceLastCompute: change != nil, changes: change?.differences ?? [],
-               previousSource: change?.previousSource)
-    }
-
-    struct Output: Encodable {
-        let source: String?
-        let settings: [String: String]
-        let changedSinceLastCompute: Bool
-        let changes: [ConfigurationChange.Difference]
-        let previousSource: String?
     }
 }
 
 /// A configuration that differs from the last compute's: which settings changed, and what the
 /// full rebuild it forces will redo.
-struct ConfigurationChange {
-    struct Difference: Codable, Equatable, Sendable {
-        let key: String
-        let before: String?
-        let after: String?
+public struct ConfigurationChange: Sendable {
+    /// One setting whose value changed (nil: unset on that side).
+    public struct Difference: Codable, Equatable, Sendable {
+        public let key: String
+        public let before: String?
+        public let after: String?
     }
 
-    let previousSource: String?
+    public let previousSource: String?
     /// False when the last compute left no record of its settings (before migration 0080).
-    let previousKnown: Bool
-    let source: String?
-    let differences: [Difference]
-    let users: Int64
-    let cohortDays: Int64
-    let lastFullSeconds: Double?
+    public let previousKnown: Bool
+    public let source: String?
+    public let differences: [Difference]
+    public let users: Int64
+    public let cohortDays: Int64
+    public let lastFullSeconds: Double?
     /// The last compute's time, full or not (a database computed only incrementally so far).
-    let lastSeconds: Double?
+    public let lastSeconds: Double?
 
     /// The warning printed before the rebuild starts.
-    var warning: String {
+    public var warning: String {
         var text = "warning: the configuration differs from the one the data was last computed with"
         let now = source ?? "the built-in defaults"
         let before = previousSource ?? "the built-in defaults"
@@ -119,7 +107,8 @@ struct ConfigurationChange {
         return text
     }
 
-    static func grouped(_ value: Int64) -> String {
+    /// A count with thousands separators (1,234,567).
+    public static func grouped(_ value: Int64) -> String {
         let digits = String(value)
         var out = ""
         for (index, character) in digits.enumerated() {

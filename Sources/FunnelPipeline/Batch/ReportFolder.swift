@@ -1,22 +1,26 @@
-import Foundation
+public import Foundation
 import FunnelReports
-import PostgresClient
+public import PostgresClient
 
 /// Writes the reports of one `funnel run` into the dated folder it is given. The CLI supplies
 /// it, so the batch job does not depend on how reports are made.
-protocol RunReportWriter: Sendable {
+public protocol RunReportWriter: Sendable {
     func writeReports(into directory: URL, summary: BatchSummary) throws
 }
 
 /// The report step of `funnel run`: every report format (as `funnel report --format
 /// text,csv,html,json` writes them; one folder per app when there are several) and `run.json`,
 /// the run's summary (what was loaded, what compute did).
-struct FullReportWriter: RunReportWriter {
-    let settings: ConnectionSettings
+public struct FullReportWriter: RunReportWriter {
+    public let settings: ConnectionSettings
 
-    func writeReports(into directory: URL, summary: BatchSummary) throws {
+    public init(settings: ConnectionSettings) {
+        self.settings = settings
+    }
+
+    public func writeReports(into directory: URL, summary: BatchSummary) throws {
         let connection = try settings.connect()
-        _ = try ReportCommand.writeEveryApp(summary.apps, request: ReportRequest(), formats: ReportFormat.allCases,
+        _ = try ReportJob.writeEveryApp(summary.apps, request: ReportRequest(), formats: ReportFormat.allCases,
                                             to: directory, connection: connection)
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase

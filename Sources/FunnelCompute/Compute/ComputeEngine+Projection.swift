@@ -32,7 +32,7 @@ extension ComputeEngine {
                 // The app's per-user fit on the whole history warm-starts the back-test's refits
                 // and the networks' fits.
                 allFit = networks["all"].map(PurchaseModelProjection.histories).flatMap { PurchaseModelProjection.fitHistories($0) }
-                spend = networks["all"].flatMap(PurchaseModelProjection.fitSpend)
+                spend = networks["all"].flatMap { PurchaseModelProjection.fitSpend($0) }
                 outcome = LTVBacktest.run(networks: networks, horizons: horizons, start: allFit?.model)
                 try storeBacktest(connection, app: app, points: outcome.points, chosen: outcome.chosen, age: 0)
             } else {
@@ -48,13 +48,16 @@ extension ComputeEngine {
                     }
                     networks = triangles.byApp[app]!
                     allFit = networks["all"].map(PurchaseModelProjection.histories).flatMap { PurchaseModelProjection.fitHistories($0) }
-                    spend = networks["all"].flatMap(PurchaseModelProjection.fitSpend)
+                    spend = networks["all"].flatMap { PurchaseModelProjection.fitSpend($0) }
                 }
             }
             for network in networks.keys.sorted(by: { ($0 == "all" ? 0 : 1, $0) < ($1 == "all" ? 0 : 1, $1) }) {
                 let triangle = networks[network]!
+                // A network with as many buyers as its own BG/NBD fit needs gets its own spend model too.
+                let networkSpend = network == "all" ? spend
+                    : PurchaseModelProjection.fitSpend(triangle, minimumBuyers: LTVBacktest.minimumNetworkBuyers) ?? spend
                 let projection = NetworkProjection(triangle: triangle, outcome: outcome, pooled: allFit,
-                                                   ownFit: network != "all", spend: spend)
+                                                   ownFit: network != "all", spend: networkSpend)
                 try store(connection, app: app, network: network, projection, outcome: outcome, horizons: horizons,
                           projectionHorizon: projectionHorizon)
             }

@@ -15,10 +15,13 @@ public struct GeneratorOptions: Sendable, Equatable {
     public var appID: String
     /// First day of data, `YYYY-MM-DD` (UTC).
     public var startDate: String
+    /// Writes ad spend by hour of day (the `hour` field, UTC) instead of one row a day, with the
+    /// planted peak-hour CPI inflation (`PlantedModel.peakHours`, truth.json's peak_hours).
+    public var hourlySpend: Bool
 
     public init(outputDirectory: String, users: Int = 10_000, days: Int = 30, seed: UInt64 = 1,
                 format: GeneratorFormat = .csv, gzip: Bool = false, dirty: Bool = false,
-                appID: String = "com.example.app", startDate: String = "2024-05-01") {
+                appID: String = "com.example.app", startDate: String = "2024-05-01", hourlySpend: Bool = false) {
         self.outputDirectory = outputDirectory
         self.users = users
         self.days = days
@@ -28,6 +31,7 @@ public struct GeneratorOptions: Sendable, Equatable {
         self.dirty = dirty
         self.appID = appID
         self.startDate = startDate
+        self.hourlySpend = hourlySpend
     }
 
     /// Why the options cannot be generated, if they cannot.

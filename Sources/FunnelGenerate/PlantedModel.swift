@@ -158,7 +158,7 @@ enum PlantedModel {
     /// that hour an install costs this many times what it costs in the network's other hours;
     /// the day's total spend stays the curve's.
     static let peakHours: [(source: Int, hour: Int, multiplier: Double)] = [
-        (0, 20, 1.8), (2, 12, 2.0),
+        (0, 20, 2.5), (2, 12, 2.5),
     ]
 }
 

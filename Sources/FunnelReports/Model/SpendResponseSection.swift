@@ -12,7 +12,7 @@ public struct SpendResponseSection: Sendable, Codable, Equatable {
     /// (spend_response_segments.csv); `campaign` or `country` is "all" on each.
     public var segments: [SpendResponseRow] = []
     /// CPI by hour of day per network, from the spend rows that carry an hour (cpi_by_hour.csv).
-    public var hours: [HourlyCPIRow] = []
+    public var cpiByHour: [HourlyCPIRow] = []
 
     public static let empty = SpendResponseSection(networks: [], inflatedDays: [])
 
@@ -20,7 +20,7 @@ public struct SpendResponseSection: Sendable, Codable, Equatable {
         case networks
         case inflatedDays = "inflated_days"
         case segments
-        case hours = "cpi_by_hour"
+        case cpiByHour = "cpi_by_hour"
     }
 
     /// The section of one app.
@@ -30,7 +30,7 @@ public struct SpendResponseSection: Sendable, Codable, Equatable {
             inflatedDays: try connection.query(SQLCatalog.text("reports/cpi_inflated_days.sql"), [app]).map(InflatedDayRow.init),
             segments: try connection.query(SQLCatalog.text("reports/spend_response_segments.sql"), [app])
                 .map(SpendResponseRow.init),
-            hours: try connection.query(SQLCatalog.text("reports/cpi_by_hour.sql"), [app]).map(HourlyCPIRow.init))
+            cpiByHour: try connection.query(SQLCatalog.text("reports/cpi_by_hour.sql"), [app]).map(HourlyCPIRow.init))
     }
 }
 

@@ -28,7 +28,7 @@ extension CSVRenderer {
                   .money($0.headroomSpend), $0.saturated.map(Cell.boolean) ?? .text(""), .text($0.advice)]
              }),
             ("cpi_by_hour.csv", ["network", "hour", "days", "spend", "paid_installs", "cpi", "cpi_index"],
-             report.spendResponse.hours.map {
+             report.spendResponse.cpiByHour.map {
                  [.text($0.network), .integer($0.hour), .integer($0.days), .money($0.spend), .integer($0.paidInstalls),
                   .money($0.cpi), .number($0.cpiIndex)]
              }),

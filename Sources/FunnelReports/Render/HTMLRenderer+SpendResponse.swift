@@ -34,11 +34,11 @@ extension HTMLRenderer {
                                  Formatting.money(row.marginalCpi), Formatting.money(row.headroomSpend), row.advice]
                             })
         }
-        if !section.hours.isEmpty {
+        if !section.cpiByHour.isEmpty {
             html += "<h3>CPI by hour of day</h3><p class=\"note\">Hours in the reporting time zone, over the days whose "
                 + "spend rows carry an hour; index: the hour's CPI over the network's.</p>"
                 + rowsTable(["network", "hour", "days", "spend", "paid installs", "CPI", "index"],
-                            section.hours.map {
+                            section.cpiByHour.map {
                                 [$0.network, String(format: "%02d", $0.hour), String($0.days), Formatting.money($0.spend),
                                  Formatting.grouped($0.paidInstalls), Formatting.money($0.cpi), Formatting.ratio($0.cpiIndex)]
                             })

@@ -48,10 +48,11 @@ extension TextRenderer {
 
     /// CPI by hour of day, one line per network and hour, when the spend rows carry hours.
     private static func hourly(_ section: SpendResponseSection, _ out: inout TextBuilder) {
-        guard !section.hours.isEmpty else { return }
-        out.line("  CPI by hour of day (reporting time zone; days whose spend rows carry an hour; index: against the network's CPI):")
+        guard !section.cpiByHour.isEmpty else { return }
+        out.wrapped("CPI by hour of day (reporting time zone; days whose spend rows carry an hour; index: the hour's "
+            + "CPI over the network's):", indent: "  ", hanging: "  ")
         out.table(["network", "hour", "days", "spend", "paid", "CPI", "index"],
-                  section.hours.map { row in
+                  section.cpiByHour.map { row in
                       [row.network, String(format: "%02d", row.hour), String(row.days), Formatting.money(row.spend),
                        Formatting.grouped(row.paidInstalls), Formatting.money(row.cpi), Formatting.ratio(row.cpiIndex)]
                   }, indent: "    ")

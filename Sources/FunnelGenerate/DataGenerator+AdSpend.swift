@@ -20,20 +20,30 @@ extension DataGenerator {
     /// (reference: the planned mean daily installs), so the CPI is cpi_base * (1 + cpi_saturation)
     /// at the planned mean and rises as volume^(1/b - 1); times the weekend multiplier on Sat/Sun
     /// and the planted peak-day multiplier.
-    /// A saturating source (`saturatingCapacity` m) instead costs K / (M' - volume) an install,
-    /// where M' = m * reference (divided by the weekend multiplier on Sat/Sun) and K = cpi_base *
-    /// (1 + cpi_saturation) * (m - 1) * reference, so that installs = M' spend / (K + spend).
+    /// A saturating source instead costs K / (M' - volume) an install (`saturatingCurve`), so
+    /// that installs = M' spend / (K + spend).
     func cpi(source: Int, day: Int, volume: Double) -> Double {
         let profile = PlantedModel.sources[source]
         let weekend = CivilTime.weekday(days: startDay + day) >= 5 ? profile.weekendMultiplier : 1
         let reference = max(plannedDailyPaid[source], 1e-9)
-        if let capacity = profile.saturatingCapacity {
-            let halfSpend = profile.cpiBase * (1 + profile.cpiSaturation) * (capacity - 1) * reference
-            let dayCapacity = capacity * reference / weekend
-            return halfSpend / (dayCapacity - min(volume, 0.95 * dayCapacity)) * inflation(source: source, day: day)
+        if let curve = saturatingCurve(source: source) {
+            let dayCapacity = curve.capacity / weekend
+            return curve.halfSpend / (dayCapacity - min(volume, 0.95 * dayCapacity)) * inflation(source: source, day: day)
         }
         let saturation = pow(max(volume, 1e-9) / reference, 1 / profile.responseExponent - 1)
         return profile.cpiBase * (1 + profile.cpiSaturation) * saturation * weekend * inflation(source: source, day: day)
+    }
+
+    /// The planted saturating curve of a source with `saturatingCapacity` m: weekday capacity M =
+    /// m times its busiest planned day (Sat/Sun: M / weekend multiplier), and K = cpi_base * (1 +
+    /// cpi_saturation) * (M - reference), so that the planned mean daily installs (reference)
+    /// cost cpi_base * (1 + cpi_saturation) each on a weekday. Nil for a power-law source.
+    func saturatingCurve(source: Int) -> (capacity: Double, halfSpend: Double)? {
+        let profile = PlantedModel.sources[source]
+        guard let multiple = profile.saturatingCapacity else { return nil }
+        let reference = max(plannedDailyPaid[source], 1e-9)
+        let capacity = multiple * max(plannedPaidByDay[source].max() ?? reference, reference)
+        return (capacity, profile.cpiBase * (1 + profile.cpiSaturation) * (capacity - reference))
     }
 
     /// The planted peak-day CPI multiplier of a source on a day (1 on ordinary days).

@@ -28,9 +28,9 @@ struct SourceProfile: Sendable {
     /// Exponent b of the planted response curve installs ~ spend^b (1: no saturation).
     let responseExponent: Double
     /// When set, the network's curve is saturating instead: installs = M * spend / (K + spend),
-    /// with M this multiple of the planned mean daily installs on weekdays (divided by the weekend
-    /// multiplier on Sat/Sun) and K such that the planned mean costs cpi_base * (1 + cpi_saturation)
-    /// an install.
+    /// with M this multiple of the busiest planned day's installs on weekdays (divided by the
+    /// weekend multiplier on Sat/Sun) and K such that the planned mean costs cpi_base * (1 +
+    /// cpi_saturation) an install.
     let saturatingCapacity: Double?
 
     /// Retention curve r(d) = a * d^-b through day 1 and day 30.
@@ -76,7 +76,7 @@ enum PlantedModel {
         SourceProfile("pixelreach", share: 0.16, cpi: 2.30, saturation: 0.25, weekend: 1.10, ctr: 0.009, cti: 0.28,
                       d1: 0.36, d30: 0.08, payer: 0.040, revenue: 80, extra: 1.5,
                       campaigns: ["pixelreach_video", "pixelreach_playable"], swing: 0.35, period: 17, response: 0.7,
-                      capacity: 2.5),
+                      capacity: 1.8),
         SourceProfile("clickstorm", share: 0.14, cpi: 3.80, saturation: 0.40, weekend: 1.25, ctr: 0.020, cti: 0.12,
                       d1: 0.18, d30: 0.012, payer: 0.010, revenue: 35, extra: 0.5,
                       campaigns: ["clickstorm_incent", "clickstorm_banner"], swing: 0.55, period: 7, response: 0.5),

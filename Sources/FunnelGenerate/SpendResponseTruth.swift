@@ -67,10 +67,10 @@ extension DataGenerator {
             // average weekday carries 2/7 of the weekend's -b ln w.
             let scale = pow(reference, 1 - b) * pow(cpiAtReference, -b) * exp(-b * 2 / 7 * log(profile.weekendMultiplier))
             let ltv = PlantedExpectations.ltv(profile, day: 180)
-            if let multiple = profile.saturatingCapacity {
-                // Weekdays M = m ref, weekends M / w: the average weekday's capacity is M w^(-2/7).
-                let capacity = multiple * reference * exp(-2 / 7 * log(profile.weekendMultiplier))
-                let half = cpiAtReference * (multiple - 1) * reference
+            if let curve = saturatingCurve(source: index) {
+                // Weekends have capacity M / w: the average weekday's capacity is M w^(-2/7).
+                let capacity = curve.capacity * exp(-2 / 7 * log(profile.weekendMultiplier))
+                let half = curve.halfSpend
                 let elasticity = 1 - reference / capacity
                 let headroom = sqrt(capacity * half * ltv) - half
                 let spendAtReference = half * reference / (capacity - reference)

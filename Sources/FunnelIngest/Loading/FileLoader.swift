@@ -21,6 +21,10 @@ public final class FileLoader {
     public var mergeWorkMem = "128MB"
     /// How far a compressed file may expand before it is refused.
     public var expansion = ExpansionLimit()
+    /// Which merge each kind takes: chosen per file and kind by default (``BulkMerge``).
+    public var mergePath = MergePath.automatic
+    /// The fewest rows of a kind in a file for which the automatic choice may take the bulk merge.
+    public var bulkMinimumRows = 50_000
 
     /// The staging tables that may hold rows of an earlier file: each is noted before a COPY into
     /// it, and only these are emptied before the next file (truncating all nine for every file took
@@ -58,8 +62,15 @@ public final class FileLoader {
         // its parent until commit, and empty partitions are harmless if this load then fails.
         // Only the months that hold rows get one: a stray row from 2000 among today's must not
         // create the 300 partitions between them.
+        var bulkKinds: Set<EventKind> = []
         for kind in EventKind.allCases {
             guard let months = staged.months[kind], !months.isEmpty else { continue }
+            if try takesBulkMerge(kind, stagedRows: staged.rows[kind, default: 0], months: months) {
+                // Its new months are built by the merge itself (BulkMerge), not created empty here.
+                bulkKinds.insert(kind)
+                try connection.execute("analyze \(Self.stagingTable(kind))\(Self.analyzedColumns(kind))")
+                continue
+            }
             for run in Self.monthRuns(months) {
                 try connection.query("select ensure_month_partitions($1, $2::date, $3::date)",
                                      [kind.rawTable, Self.monthStart(run.lowerBound), Self.monthStart(run.upperBound)])
@@ -75,6 +86,14 @@ public final class FileLoader {
             var loaded = 0
             for kind in EventKind.allCases where staged.rows[kind, default: 0] > 0 {
                 try connection.query("select pg_advisory_xact_lock($1)", [Self.mergeLock(kind).value])
+                if bulkKinds.contains(kind) {
+                    let mergeStarted = clock.now
+                    loaded += try BulkMerge.merge(connection, kind: kind, fileID: file.fileID, months: staged.months[kind] ?? [],
+                                                  logger: connection.logger)
+                    connection.logger.debug("kind merged", metadata: ["load.kind": "\(kind.rawValue)", "load.path": "bulk",
+                                                                      "load.seconds": .string((clock.now - mergeStarted).secondsText)])
+                    continue
+                }
                 let probes = try Self.prefersIndexProbes(connection, kind: kind, stagedRows: staged.rows[kind, default: 0])
                 try connection.execute(Self.joinSettings(probes: probes))
                 let mergeStarted = clock.now
@@ -95,6 +114,23 @@ public final class FileLoader {
             guard finished.rows.count == 1 else { throw LoadInterruption.claimLost(fileID: file.fileID) }
         }
         return staged.counts
+    }
+
+    /// Whether a kind's staged rows take the bulk merge: never for ad spend (restated, small);
+    /// always or never when ``mergePath`` says so; otherwise when ``BulkMerge/isPreferred`` finds
+    /// the file large against what is stored. Outside the merge transaction: the merge looks at
+    /// the partitions again under its lock.
+    func takesBulkMerge(_ kind: EventKind, stagedRows: Int, months: Set<Int32>) throws -> Bool {
+        guard kind.isEvent, stagedRows > 0 else { return false }
+        switch mergePath {
+        case .daily: return false
+        case .bulk: return true
+        case .automatic:
+            guard stagedRows >= bulkMinimumRows else { return false }
+            let newMonths = try BulkMerge.missingMonths(connection, kind: kind, months: months).count
+            let stored = try connection.query(SQLCatalog.text("ingest/raw_rows_estimate.sql"), [kind.rawTable]).scalar(Double.self)
+            return BulkMerge.isPreferred(stagedRows: stagedRows, newMonths: newMonths, storedRows: stored, minimumRows: bulkMinimumRows)
+        }
     }
 
     /// Whether the installs' merge should look each staged event up in the raw table's indexes

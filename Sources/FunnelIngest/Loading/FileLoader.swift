@@ -45,11 +45,12 @@ public final class FileLoader {
     /// - Parameters:
     ///   - shouldStop: checked between batches; when true, the load stops before the merge and
     ///     throws ``LoadInterruption/stopRequested`` (the caller puts the file back on the queue).
-    ///   - progress: called after each batch with the records it read.
+    ///   - progress: called after each batch with the records it read and the bytes of the file
+    ///     (as stored) it advanced.
     /// - Throws: ``FileRefusal`` or ``ReaderOptionError`` for a file to refuse (nothing stored),
     ///   ``LoadInterruption``, or a ``PostgresError``.
     public func load(_ file: ClaimedFile, now: Date = Date(), shouldStop: () -> Bool = { false },
-                     progress: (Int) -> Void = { _ in }) throws -> FileLoadCounts {
+                     progress: (_ rows: Int, _ bytes: Int64) -> Void = { _, _ in }) throws -> FileLoadCounts {
         try emptyStaging()
         var options = ReaderOptions(kind: file.kind, assumeTimeZone: file.assumeTimeZone, now: now)
         options.expansion = expansion
@@ -220,12 +221,13 @@ public final class FileLoader {
     }
 
     private func stage(_ file: ClaimedFile, options: ReaderOptions, shouldStop: () -> Bool,
-                       progress: (Int) -> Void) throws -> Staged {
+                       progress: (_ rows: Int, _ bytes: Int64) -> Void) throws -> Staged {
         var staged = Staged()
         let pipeline = BatchPipeline(path: file.path, options: options, batchRows: batchRows)
         defer { pipeline.close() }
         var lastRenewal = ContinuousClock.now
         var rejectText: [UInt8] = []
+        var bytesReported: Int64 = 0
         while let sink = try pipeline.next() {
             for kind in sink.kinds {
                 filledStaging.insert(Self.stagingTable(kind))
@@ -246,7 +248,8 @@ public final class FileLoader {
             }
             staged.counts.rowsRead += sink.rowsRead
             staged.counts.lines += sink.lineCounts
-            progress(sink.rowsRead)
+            progress(sink.rowsRead, max(0, sink.storedBytesConsumed - bytesReported))
+            bytesReported = max(bytesReported, sink.storedBytesConsumed)
             pipeline.recycle(sink)
             if shouldStop() { throw LoadInterruption.stopRequested }
             if ContinuousClock.now - lastRenewal > .seconds(leaseSeconds / 3) {

@@ -102,9 +102,13 @@ public final class IngestWorker {
         logger.info("loading file", metadata: ["file.id": "\(file.fileID)", "file.path": "\(file.path)"])
         do {
             let (_, loader) = try ready()
-            let counts = try loader.load(file, shouldStop: { stop.isSet }, progress: { progress?.add(rows: $0) })
+            var bytesRead: Int64 = 0
+            let counts = try loader.load(file, shouldStop: { stop.isSet }, progress: {
+                bytesRead += $1
+                progress?.add(rows: $0, bytes: $1)
+            })
             loadedFiles[file.fileID] = counts
-            progress?.fileDone()
+            progress?.fileDone(bytes: bytesRead)
             let elapsed = ContinuousClock.now - started
             logger.info("file loaded", metadata: [
                 "file.path": "\(file.path)", "load.rows": "\(counts.rowsLoaded)",

@@ -51,8 +51,15 @@ public final class IngestProgress: @unchecked Sendable {
         public var rows: Int
         public var files: Int
         public var fractionDone: Double?
-        /// Bytes (as stored) of the run's files not yet read or not yet merged.
+        /// Bytes (as stored) of the run's files not yet merged.
         public var bytesLeft: Int64
+
+        public init(rows: Int, files: Int, fractionDone: Double?, bytesLeft: Int64) {
+            self.rows = rows
+            self.files = files
+            self.fractionDone = fractionDone
+            self.bytesLeft = bytesLeft
+        }
     }
 
     public init() {}

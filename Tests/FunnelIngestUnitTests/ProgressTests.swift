@@ -46,3 +46,29 @@ struct ProgressTests {
         }
     }
 }
+
+@Suite("Bulk merge choice")
+struct BulkMergeChoiceTests {
+    @Test("the bulk merge is chosen for a large file that opens a month or brings a quarter of what is stored")
+    func choice() {
+        // Too few rows, whatever else holds.
+        #expect(!BulkMerge.isPreferred(stagedRows: 49_999, newMonths: 3, storedRows: 0, minimumRows: 50_000))
+        // A first import: nothing stored, new months.
+        #expect(BulkMerge.isPreferred(stagedRows: 50_000, newMonths: 3, storedRows: 0, minimumRows: 50_000))
+        // A new month against a large history.
+        #expect(BulkMerge.isPreferred(stagedRows: 70_000, newMonths: 1, storedRows: 5_700_000, minimumRows: 50_000))
+        // A day's file into existing months of a large history: the daily merge.
+        #expect(!BulkMerge.isPreferred(stagedRows: 70_000, newMonths: 0, storedRows: 5_700_000, minimumRows: 50_000))
+        // A re-import into existing months: a quarter of what is stored, exactly, is enough.
+        #expect(BulkMerge.isPreferred(stagedRows: 1_000_000, newMonths: 0, storedRows: 4_000_000, minimumRows: 50_000))
+        #expect(!BulkMerge.isPreferred(stagedRows: 999_999, newMonths: 0, storedRows: 4_000_000, minimumRows: 50_000))
+    }
+
+    @Test("partition names and bounds follow ensure_month_partitions, December into January included")
+    func partitionNames() {
+        let may2024: Int32 = 2024 * 12 + 4
+        #expect(BulkMerge.partitionName(.ux, month: may2024) == "raw_ux_2024_05")
+        #expect(BulkMerge.partitionName(.events, month: 2023 * 12 + 11) == "raw_events_2023_12")
+        #expect(BulkMerge.bounds(2023 * 12 + 11) == ("2023-12-01 00:00:00+00", "2024-01-01 00:00:00+00"))
+    }
+}

@@ -22,7 +22,9 @@ struct BenchIngestTests {
         #expect(out.contains("ratio to the limit:"))
         #expect(out.contains("funnel ingest, daily merge"))
         #expect(out.contains("baseline (COPY FROM STDIN into raw_installs' twin"))
+        // The ingest bench's scratch databases are funnel_bench_<pid>_<part>; the other benches'
+        // (funnel_bench_daily_..., _compute_, _query_) may exist meanwhile: other tests run them.
         let admin = try settings.connect()
-        #expect(try admin.query("select count(*) from pg_database where datname like 'funnel_bench_%'").scalar(Int.self) == 0)
+        #expect(try admin.query("select count(*) from pg_database where datname ~ '^funnel_bench_[0-9]+_'").scalar(Int.self) == 0)
     }
 }

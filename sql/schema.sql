@@ -509,6 +509,27 @@ create table fct_spend_response (
 
 alter table fct_spend_response add constraint fct_spend_response_pkey PRIMARY KEY (app_id, network, campaign, country);
 
+create table fct_user_value (
+    app_id text not null,
+    user_id text not null,
+    network text not null,
+    cohort_date date not null,
+    purchase_days integer not null,
+    last_purchase_day integer not null,
+    age_days integer not null,
+    revenue numeric not null,
+    p_alive double precision not null,
+    horizon integer not null,
+    expected_purchases double precision not null,
+    expected_spend double precision not null,
+    expected_revenue double precision not null,
+    data_through date not null
+);
+
+alter table fct_user_value add constraint fct_user_value_pkey PRIMARY KEY (app_id, user_id);
+
+CREATE INDEX fct_user_value_by_network ON funnel.fct_user_value USING btree (app_id, network, expected_revenue DESC);
+
 create table friction_day_rule (
     singleton boolean not null default true,
     time_zone text not null,
@@ -1194,6 +1215,13 @@ create view dash_spend_response_segments as
     r.advice
    FROM fct_spend_response r
   WHERE r.campaign <> 'all'::text OR r.country <> 'all'::text;
+
+create view dash_user_value as
+ SELECT v.app_id, v.user_id, v.network, v.cohort_date, v.purchase_days, v.last_purchase_day,
+    v.age_days, v.revenue, v.p_alive, v.horizon, v.expected_purchases, v.expected_spend,
+    v.expected_revenue,
+    v.revenue::double precision + v.expected_revenue AS expected_value_at_horizon, v.data_through
+   FROM fct_user_value v;
 
 create view default_funnel_left_out as
  SELECT i.app_id, l.step_index, l.step, l.reason

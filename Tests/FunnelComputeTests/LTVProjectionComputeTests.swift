@@ -54,4 +54,50 @@ struct LTVProjectionComputeTests {
         _ = try f.compute()
         #expect(try ages() == ["power law": 0, "development factors": 0, "linear tail": 0, "per-user BG/NBD": 0], "remade after a week")
     }
+
+    /// The same synthetic history: every buyer gets a row in fct_user_value with their purchase
+    /// days and revenue as the facts and raw purchases have them, and values that follow the model.
+    @Test("each buyer's value: purchase days and revenue as stored, P(alive) falling with silence, revenue = purchases x spend")
+    func userValues() throws {
+        let f = try ComputeFixture(app: "bench")
+        let history = try SyntheticData.registerFile(f.connection, name: "bench/history.csv")
+        _ = try SyntheticData.insert(into: f.connection, app: "bench", users: 4_000, firstDay: "2024-01-01", days: 60,
+                                     seed: 1, fileID: history)
+        _ = try f.compute(full: true)
+        // The projections count each cohort to the day before its last data day.
+        let buyers = try #require(try f.int("""
+            select count(*) from int_user_facts f join compute_state cs using (app_id)
+            where exists (select from unnest(f.purchase_days) d where d <= cs.data_through_date - f.cohort_date - 1)
+            """))
+        #expect(buyers > 100)
+        #expect(try f.int("select count(*) from fct_user_value") == buyers)
+        #expect(try f.int("""
+            select count(*) from fct_user_value v join int_user_facts f using (app_id, user_id)
+            where v.purchase_days <> (select count(*) from unnest(f.purchase_days) d where d <= v.age_days - 1)
+               or v.last_purchase_day <> (select max(d) from unnest(f.purchase_days) d where d <= v.age_days - 1)
+               or v.network <> f.network or v.cohort_date <> f.cohort_date
+            """) == 0, "days as the facts have them")
+        let revenue = try f.connection.query("""
+            select sum(v.revenue)::float8, (select sum(r.revenue_usd)::float8 from int_cohort_day_rollup r
+                                             join compute_state cs using (app_id)
+                                             where r.day_n <= cs.data_through_date - r.cohort_date - 1)
+            from fct_user_value v
+            """)[0]
+        #expect(abs(try revenue.decode(Double.self, at: 0) - (try revenue.decode(Double.self, at: 1))) < 0.01,
+                "the buyers' revenue is the cohorts' revenue on the days counted")
+        #expect(try f.int("""
+            select count(*) from fct_user_value
+            where abs(expected_revenue - expected_purchases * expected_spend) > 1e-9 * greatest(1, expected_revenue)
+               or p_alive <= 0 or p_alive > 1 or expected_purchases < 0 or expected_spend <= 0
+               or (age_days > horizon and expected_purchases <> 0)
+            """) == 0)
+        // Among buyers alike in days bought and age, the one silent longer is less likely alive.
+        #expect(try f.int("""
+            select count(*) from fct_user_value a join fct_user_value b
+              on a.app_id = b.app_id and a.purchase_days = b.purchase_days and a.age_days = b.age_days
+             and a.last_purchase_day < b.last_purchase_day and a.purchase_days > 1
+            where a.p_alive > b.p_alive + 1e-12
+            """) == 0)
+        #expect(try #require(try f.int("select count(*) from fct_user_value where p_alive < 1")) > 0)
+    }
 }

@@ -437,11 +437,24 @@ public enum SpendResponse {
         return z + (z3 + z) / (4 * n) + (5 * z5 + 16 * z3 + 3 * z) / (96 * n * n)
     }
 
+    /// X'X, summed into one flat buffer over the upper triangle (the weekday dummies' zeros
+    /// skipped), then mirrored: each element is the same sum, in the same order, as the plain
+    /// triple loop over nested arrays, which cost 7% of a full compute's processor time in the
+    /// bootstrap's refits.
     private static func gram(_ rows: [[Double]]) -> [[Double]] {
         let columns = rows.first?.count ?? 0
-        var result = [[Double]](repeating: [Double](repeating: 0, count: columns), count: columns)
-        for row in rows { for i in 0..<columns { for j in 0..<columns { result[i][j] += row[i] * row[j] } } }
-        return result
+        var flat = [Double](repeating: 0, count: columns * columns)
+        flat.withUnsafeMutableBufferPointer { sums in
+            for row in rows {
+                row.withUnsafeBufferPointer { x in
+                    for i in 0..<columns where x[i] != 0 {
+                        let xi = x[i]
+                        for j in i..<columns { sums[i * columns + j] += xi * x[j] }
+                    }
+                }
+            }
+        }
+        return (0..<columns).map { i in (0..<columns).map { j in i <= j ? flat[i * columns + j] : flat[j * columns + i] } }
     }
 
     /// Gauss-Jordan inverse with partial pivoting; nil when singular.

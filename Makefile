@@ -10,7 +10,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RELEASE_BIN := .build/release/funnel
 BENCH_EVENTS ?= 10000000
 
-.PHONY: all deps test-deps build release test check fuzz schema demo bench bench-deps cdnow clean
+.PHONY: all deps test-deps build release test check fuzz schema demo bench bench-deps cdnow citus citus-cluster clean
 
 all: build
 
@@ -133,6 +133,15 @@ cdnow:
 	  rm -f $(CDNOW_DIR)/*ifetimes-0.11.3*.whl \
 	  || { echo "note: could not fetch the CDNOW sample (pip download lifetimes==0.11.3 from PyPI)"; exit 1; }; \
 	fi
+
+## citus: build and install the Citus extension (distributed PostgreSQL) into the system PostgreSQL
+## when it is missing, from the released source in $(CITUS_ARCHIVE) (sha256 checked), installing
+## its pinned build dependencies first. Users install Citus from the Citus project's packages or
+## use a managed service (docs/citus.md); `make test` skips the Citus tests without it.
+CITUS_ARCHIVE ?= ../shared/vendor/citus-13.2.2.tar.gz
+CITUS_SHA256 := c8fc76dc8294636a52b1a0dd75a20d8b4a36937df6443e30ca84d8d0464a6bb9
+citus: deps
+	@scripts/install-citus.sh $(CITUS_ARCHIVE) $(CITUS_SHA256)
 
 clean:
 	rm -rf .build

@@ -9,7 +9,7 @@
 -- funnels, retention, friction) joins shard to shard. app_id stays in every key and filter.
 -- Reference tables (a copy on every node): the small settings and rate tables the per-user
 -- statements join to.
--- Left on the coordinator: bookkeeping, rollups and marts (small, written once per run), and the
+-- Left on the coordinator: bookkeeping (compute_configuration among it), rollups and marts (small, written once per run), and the
 -- tables whose unique keys do not include user_id (raw_installs, the raw_*_keys tables):
 -- Citus refuses a unique constraint without the distribution column.
 do $citus$
@@ -20,7 +20,6 @@ begin
         select name, kind from (values
             ('currency_rates', 'reference'),
             ('compute_settings', 'reference'),
-            ('compute_configuration', 'reference'),
             ('compute_app_inputs', 'reference'),
             ('compute_funnels', 'reference'),
             ('compute_funnel_breakdowns', 'reference'),

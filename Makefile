@@ -50,6 +50,7 @@ release: deps
 ## The DuckDB baseline's Python (bench-deps, from PyPI) is set up when it can be: one test holds
 ## funnel's headline figures against DuckDB's from scratch, and is skipped without it. So is the
 ## CDNOW sample (make cdnow): the BG/NBD and Gamma-Gamma reproduction tests are skipped without it.
+## The Citus tests run when the Citus extension is installed (make citus) and are skipped without it.
 test: deps test-deps
 	$(FORGET_PLAN)
 	@PIP_DEFAULT_TIMEOUT=20 PIP_RETRIES=1 $(MAKE) --no-print-directory bench-deps \
@@ -57,6 +58,8 @@ test: deps test-deps
 	@PIP_DEFAULT_TIMEOUT=20 PIP_RETRIES=1 $(MAKE) --no-print-directory cdnow \
 	  || echo "note: no CDNOW sample (make cdnow failed): the BG/NBD and Gamma-Gamma reproduction tests are skipped"
 	$(SWIFT) build --build-tests
+	@ls /usr/lib/postgresql/*/lib/citus.so >/dev/null 2>&1 \
+	  || echo "note: the Citus extension is not installed (make citus, docs/citus.md): the Citus tests are skipped"
 	@echo "running the tests (whole output in $(TEST_LOG))"
 	@$(SWIFT) test --skip-build 2>&1 | tee $(TEST_LOG) \
 	  | grep --line-buffered -v -E '^◇ |^✔ (Test|Suite) "|^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:+]+ (trace|debug|info|notice) |^Test Suite .* (started|passed)|^Test Case .* (started|passed)' \

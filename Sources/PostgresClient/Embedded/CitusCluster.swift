@@ -19,8 +19,11 @@ public struct CitusCluster: Sendable {
     }
 
     /// Settings every node runs with. Multi-shard writes commit with two-phase commit, which
-    /// needs prepared transactions on the workers.
-    static let nodeSettings = ["max_prepared_transactions": "100", "citus.node_conninfo": "'sslmode=prefer'"]
+    /// needs prepared transactions on the workers. Three servers on one machine would each take a
+    /// quarter of its memory for buffers (the single embedded cluster's share), so each takes
+    /// 256 MB: the cluster is for tests and trying Citus, not for a day's load.
+    static let nodeSettings = ["max_prepared_transactions": "100", "citus.node_conninfo": "'sslmode=prefer'",
+                               "shared_buffers": "'256MB'"]
 
     public var coordinator: EmbeddedCluster {
         EmbeddedCluster(directory: directory.appending(path: "coordinator"), port: EmbeddedCluster.defaultPort,

@@ -10,7 +10,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RELEASE_BIN := .build/release/funnel
 BENCH_EVENTS ?= 10000000
 
-.PHONY: all deps test-deps build release test check fuzz schema demo bench bench-deps cdnow clean
+.PHONY: all deps test-deps build release test check fuzz schema demo bench bench-deps cdnow citus citus-cluster clean
 
 all: build
 
@@ -50,6 +50,7 @@ release: deps
 ## The DuckDB baseline's Python (bench-deps, from PyPI) is set up when it can be: one test holds
 ## funnel's headline figures against DuckDB's from scratch, and is skipped without it. So is the
 ## CDNOW sample (make cdnow): the BG/NBD and Gamma-Gamma reproduction tests are skipped without it.
+## The Citus tests run when the Citus extension is installed (make citus) and are skipped without it.
 test: deps test-deps
 	$(FORGET_PLAN)
 	@PIP_DEFAULT_TIMEOUT=20 PIP_RETRIES=1 $(MAKE) --no-print-directory bench-deps \
@@ -57,6 +58,8 @@ test: deps test-deps
 	@PIP_DEFAULT_TIMEOUT=20 PIP_RETRIES=1 $(MAKE) --no-print-directory cdnow \
 	  || echo "note: no CDNOW sample (make cdnow failed): the BG/NBD and Gamma-Gamma reproduction tests are skipped"
 	$(SWIFT) build --build-tests
+	@ls /usr/lib/postgresql/*/lib/citus.so >/dev/null 2>&1 \
+	  || echo "note: the Citus extension is not installed (make citus, docs/citus.md): the Citus tests are skipped"
 	@echo "running the tests (whole output in $(TEST_LOG))"
 	@$(SWIFT) test --skip-build 2>&1 | tee $(TEST_LOG) \
 	  | grep --line-buffered -v -E '^◇ |^✔ (Test|Suite) "|^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:+]+ (trace|debug|info|notice) |^Test Suite .* (started|passed)|^Test Case .* (started|passed)' \
@@ -133,6 +136,15 @@ cdnow:
 	  rm -f $(CDNOW_DIR)/*ifetimes-0.11.3*.whl \
 	  || { echo "note: could not fetch the CDNOW sample (pip download lifetimes==0.11.3 from PyPI)"; exit 1; }; \
 	fi
+
+## citus: build and install the Citus extension (distributed PostgreSQL) into the system PostgreSQL
+## when it is missing, from the released source in $(CITUS_ARCHIVE) (sha256 checked), installing
+## its pinned build dependencies first. Users install Citus from the Citus project's packages or
+## use a managed service (docs/citus.md); `make test` skips the Citus tests without it.
+CITUS_ARCHIVE ?= ../shared/vendor/citus-13.2.2.tar.gz
+CITUS_SHA256 := c8fc76dc8294636a52b1a0dd75a20d8b4a36937df6443e30ca84d8d0464a6bb9
+citus: deps
+	@scripts/install-citus.sh $(CITUS_ARCHIVE) $(CITUS_SHA256)
 
 clean:
 	rm -rf .build

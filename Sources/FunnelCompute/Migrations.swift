@@ -88,6 +88,9 @@ public struct Migrator: Sendable {
         public var alreadyApplied: Int
         /// Dashboard views this run made (again), by name.
         public var views: [String] = []
+        /// On a database with the citus extension: how many funnel tables Citus holds (distributed
+        /// or reference) after the run; nil on plain PostgreSQL.
+        public var citusTables: Int? = nil
     }
 
     /// Brings the schema up to date. Refuses (before applying anything) when an applied
@@ -137,7 +140,9 @@ public struct Migrator: Sendable {
                 }
             }
             let views = try applyDashboards(connection, all: !pending.isEmpty)
-            return Report(applied: pending.map(\.0.name), alreadyApplied: migrations.count - pending.count, views: views)
+            let distributed = try distributeOnCitus(connection)
+            return Report(applied: pending.map(\.0.name), alreadyApplied: migrations.count - pending.count, views: views,
+                          citusTables: distributed)
         }
     }
 
@@ -160,6 +165,23 @@ public struct Migrator: Sendable {
             applied.append(view.name)
         }
         return applied
+    }
+
+    /// On a database with the citus extension, hands the tables to Citus as `sql/citus/distribute.sql`
+    /// lays them out (tables Citus already holds are left alone); returns how many funnel tables
+    /// Citus holds. On plain PostgreSQL, does nothing and returns nil: the migrations stay the same
+    /// on both engines.
+    public func distributeOnCitus(_ connection: PostgresConnection) throws -> Int? {
+        let hasCitus = try connection.query("select count(*) from pg_extension where extname = 'citus'").scalar(Int.self) > 0
+        guard hasCitus, migrations == Migration.all else { return nil }
+        try connection.transaction { connection in
+            try connection.execute("set local search_path = \(try connection.quoteIdentifier(FunnelSchema.name)), public")
+            try connection.execute(SQLCatalog.text("citus/distribute.sql"))
+        }
+        return try connection.query("""
+            select count(*) from pg_dist_partition p join pg_class c on c.oid = p.logicalrelid
+            join pg_namespace n on n.oid = c.relnamespace where n.nspname = $1 and not c.relispartition
+            """, [FunnelSchema.name]).scalar(Int.self)
     }
 
     /// The dashboards files not applied as they are now: new, or changed since they were recorded.

@@ -44,12 +44,16 @@ struct MigrateCommand: ParsableCommand {
         do {
             let report = try migrator.migrate(connection, logger: logger)
             if json {
-                try printJSON(MigrateSummary(applied: report.applied, alreadyApplied: report.alreadyApplied, views: report.views))
+                try printJSON(MigrateSummary(applied: report.applied, alreadyApplied: report.alreadyApplied, views: report.views,
+                                             citusTables: report.citusTables))
             } else if report.applied.isEmpty {
                 print("schema is up to date (\(report.alreadyApplied) migrations already applied)"
                     + (report.views.isEmpty ? "" : "; dashboard views made again: \(report.views.joined(separator: ", "))"))
             } else {
                 print("applied \(report.applied.count) migration(s): \(report.applied.joined(separator: ", "))")
+            }
+            if !json, let tables = report.citusTables {
+                print("citus: \(tables) tables distributed or replicated as sql/citus/distribute.sql lays them out")
             }
         } catch let error as MigrationError {
             throw CommandFailure("\(error)")
@@ -68,4 +72,6 @@ private struct MigrateSummary: Encodable {
     let alreadyApplied: Int
     /// The dashboard views made (again) after the migrations.
     let views: [String]
+    /// On Citus, how many funnel tables Citus holds; absent on plain PostgreSQL.
+    let citusTables: Int?
 }

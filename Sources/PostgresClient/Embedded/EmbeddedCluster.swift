@@ -20,16 +20,27 @@ import Glibc
 public struct EmbeddedCluster: Sendable {
     public static let superuser = "funnel"
     public static let databaseName = "funnel"
-    public static let port = 5432
+    /// The port of a cluster made without one: PostgreSQL's usual port, on our own socket.
+    public static let defaultPort = 5432
 
     public let directory: URL
+    /// The port number in the socket's name (`run/.s.PGSQL.PORT`); no TCP port is opened.
+    public let port: Int
+    /// Libraries loaded at server start besides `pg_prewarm` (e.g. `citus`, which must come first).
+    public let preloadLibraries: [String]
+    /// More `postgresql.conf` settings written on every start, by name (values are written as given).
+    public let extraSettings: [String: String]
     public var dataDirectory: URL { directory.appending(path: "data") }
     public var socketDirectory: URL { directory.appending(path: "run") }
     public var logFile: URL { directory.appending(path: "log/postgres.log") }
     private var lockFile: URL { directory.appending(path: "cluster.lock") }
 
-    public init(directory: URL) {
+    public init(directory: URL, port: Int = EmbeddedCluster.defaultPort, preloadLibraries: [String] = [],
+                extraSettings: [String: String] = [:]) {
         self.directory = directory.standardizedFileURL
+        self.port = port
+        self.preloadLibraries = preloadLibraries
+        self.extraSettings = extraSettings
     }
 
     /// `FUNNEL_HOME`, else `~/.funnel`; as root, `/var/lib/funnel`, because root's home is closed
@@ -50,7 +61,7 @@ public struct EmbeddedCluster: Sendable {
 
     /// libpq connection string for another database of the cluster.
     public func conninfo(database: String) -> String {
-        "host=\(Self.quote(socketDirectory.path)) port=\(Self.port) user=\(Self.superuser) dbname=\(Self.quote(database))"
+        "host=\(Self.quote(socketDirectory.path)) port=\(port) user=\(Self.superuser) dbname=\(Self.quote(database))"
     }
 
     /// The cluster's database as a `postgresql://` URL (the socket directory in `host=`).
@@ -58,7 +69,7 @@ public struct EmbeddedCluster: Sendable {
         var allowed = CharacterSet.urlQueryAllowed
         allowed.remove(charactersIn: "/&=+?#")
         let host = socketDirectory.path.addingPercentEncoding(withAllowedCharacters: allowed) ?? socketDirectory.path
-        return "postgresql://\(Self.superuser)@/\(Self.databaseName)?host=\(host)&port=\(Self.port)"
+        return "postgresql://\(Self.superuser)@/\(Self.databaseName)?host=\(host)&port=\(port)"
     }
 
     /// What `status()` found.
@@ -231,7 +242,7 @@ public struct EmbeddedCluster: Sendable {
         # Written by funnel on every start of the embedded cluster; it overrides postgresql.conf.
         # To override it, use ALTER SYSTEM (postgresql.auto.conf is read after this file).
         listen_addresses = ''
-        port = \(Self.port)
+        port = \(port)
         unix_socket_directories = '\(socketDirectory.path.replacingOccurrences(of: "'", with: "''"))'
         unix_socket_permissions = 0700
         shared_buffers = '\(sharedBuffersMB)MB'
@@ -240,14 +251,19 @@ public struct EmbeddedCluster: Sendable {
         max_wal_size = '4GB'
         checkpoint_timeout = '15min'
         wal_compression = \(walCompression)
-        \(autoprewarm ? "shared_preload_libraries = 'pg_prewarm'" : "")
+        \(Self.preloadSetting(preloadLibraries + (autoprewarm ? ["pg_prewarm"] : [])))
         log_min_messages = warning
         log_line_prefix = '%m [%p] '
+        \(extraSettings.sorted { $0.key < $1.key }.map { "\($0.key) = \($0.value)" }.joined(separator: "\n"))
 
         """
         let file = dataDirectory.appending(path: "funnel.conf")
         try settings.write(to: file, atomically: true, encoding: .utf8)
         if let account { chown(file.path, account.uid, account.gid) }
+    }
+
+    private static func preloadSetting(_ libraries: [String]) -> String {
+        libraries.isEmpty ? "" : "shared_preload_libraries = '\(libraries.joined(separator: ","))'"
     }
 
     /// Seconds a start waits for a crashed server's remains (its processes exiting) and retries
@@ -269,7 +285,7 @@ public struct EmbeddedCluster: Sendable {
     private func clearCrashedServer(until deadline: Date, logger: Logger) throws {
         let pidFile = dataDirectory.appending(path: "postmaster.pid")
         if let pid = Self.firstLinePID(of: pidFile), isLiveServer(pid) { return }
-        let files = [pidFile, socketDirectory.appending(path: ".s.PGSQL.\(Self.port).lock")]
+        let files = [pidFile, socketDirectory.appending(path: ".s.PGSQL.\(port).lock")]
         for file in files {
             guard let pid = Self.firstLinePID(of: file), !isLiveServer(pid) else { continue }
             logger.warning("removing stale lock file left by a crash", metadata: [
@@ -395,7 +411,7 @@ public struct EmbeddedCluster: Sendable {
     }
 
     private func prepareDirectories(account: ServerAccount?) throws {
-        let socketFile = socketDirectory.appending(path: ".s.PGSQL.\(Self.port)").path
+        let socketFile = socketDirectory.appending(path: ".s.PGSQL.\(port)").path
         guard socketFile.utf8.count <= 107 else { throw EmbeddedClusterError.socketPathTooLong(socketFile) }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: account == nil ? 0o700 : 0o755])

@@ -1,0 +1,130 @@
+import Foundation
+import PostgresClient
+import Testing
+import TestSupport
+
+/// funnel on Citus (issue 34): the same migrations distribute the tables on a database with the
+/// citus extension, and the same generated data through plain PostgreSQL and through a local
+/// 3-node Citus cluster (a coordinator and two workers) gives the same marts and report files.
+/// Skipped when the Citus extension is not installed (`make citus`).
+@Suite("funnel on Citus beside plain PostgreSQL",
+       .enabled(if: CitusTestCluster.isAvailable, "the Citus extension is not installed (make citus builds it)"))
+struct CitusParityTests {
+    @Test("migrate distributes raw events and per-user tables by user_id, co-located, and small tables as reference tables")
+    func migrateDistributes() throws {
+        let settings = try CitusTestCluster.freshDatabase()
+        let outcome = try FunnelExecutable.run(["migrate"], environment: ["DATABASE_URL": settings.conninfo, "FUNNEL_CONFIG": ""])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout.contains("citus: "), "\(outcome.stdout)")
+        let connection = try settings.connect()
+        let rows = try connection.query("""
+            select c.relname, p.partmethod::text, p.colocationid
+            from pg_dist_partition p join pg_class c on c.oid = p.logicalrelid
+            join pg_namespace n on n.oid = c.relnamespace
+            where n.nspname = 'funnel' and not c.relispartition
+            """).map { (try $0.decode(String.self, at: 0), try $0.decode(String.self, at: 1), try $0.decode(Int.self, at: 2)) }
+        let method = Dictionary(uniqueKeysWithValues: rows.map { ($0.0, $0.1) })
+        let group = Dictionary(uniqueKeysWithValues: rows.map { ($0.0, $0.2) })
+        for table in ["raw_events", "raw_steps", "raw_purchases", "int_user_facts", "int_user_funnel_steps", "int_user_retention"] {
+            #expect(method[table] == "h", "\(table) is hash-distributed")
+            #expect(group[table] == group["raw_events"], "\(table) is co-located with raw_events")
+        }
+        for table in ["currency_rates", "compute_settings"] {
+            #expect(method[table] == "n", "\(table) is a reference table")
+        }
+        let column = try connection.query("""
+            select column_to_column_name(logicalrelid, partkey) from pg_dist_partition
+            where logicalrelid = 'funnel.int_user_facts'::regclass
+            """).scalar(String.self)
+        #expect(column == "user_id")
+        // Migrating again changes nothing: the same tables, the same shards.
+        let shards = "select count(*) from pg_dist_shard"
+        let before = try connection.query(shards).scalar(Int.self)
+        let again = try FunnelExecutable.run(["migrate"], environment: ["DATABASE_URL": settings.conninfo, "FUNNEL_CONFIG": ""])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(try connection.query(shards).scalar(Int.self) == before)
+    }
+
+    @Test("the same generated data (dirty rows, late files, hourly spend) through plain PostgreSQL and 3-node Citus: the same raw rows; then the same marts and report files")
+    func sameResults() throws {
+        let folder = try TestCluster.makeTemporaryDirectory(prefix: "funnel-citus-parity")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let data = folder.appending(path: "exports")
+        let generated = try FunnelExecutable.run(["generate", "--out", data.path, "--users", "400", "--days", "14",
+                                                  "--seed", "34", "--dirty", "--hourly-spend"])
+        try #require(generated.status == 0, "\(generated.stderr)")
+        let engines = [("plain", try TestCluster.freshDatabase()), ("citus", try CitusTestCluster.freshDatabase())]
+        func funnel(_ arguments: [String], on settings: ConnectionSettings) throws -> FunnelExecutable.Outcome {
+            try FunnelExecutable.run(arguments, environment: ["DATABASE_URL": settings.conninfo, "FUNNEL_CONFIG": ""],
+                                     currentDirectory: folder)
+        }
+        var raw: [String: [String: String]] = [:]
+        for (engine, settings) in engines {
+            for command in [["migrate"], ["ingest", data.path]] {
+                let outcome = try funnel(command, on: settings)
+                try #require(outcome.status == 0, "\(engine): funnel \(command.joined(separator: " ")) failed: \(outcome.stderr)")
+            }
+            raw[engine] = try Self.tableContents(settings, prefix: "raw\\_")
+        }
+        let plainRaw = try #require(raw["plain"]), citusRaw = try #require(raw["citus"])
+        #expect(plainRaw["raw_ux"]?.isEmpty == false, "the raw tables hold rows")
+        for (table, rows) in plainRaw.sorted(by: { $0.key < $1.key }) {
+            #expect(citusRaw[table] == rows, "\(table) differs between plain PostgreSQL and Citus after ingest")
+        }
+
+        let (plain, citus) = (engines[0].1, engines[1].1)
+        func computeAndReport(_ engine: String, _ settings: ConnectionSettings) throws {
+            for command in [["compute"], ["report", "--app", "com.example.app", "--format", "text,csv,json",
+                                          "--out", folder.appending(path: "reports-\(engine)").path]] {
+                let outcome = try funnel(command, on: settings)
+                try #require(outcome.status == 0, "\(engine): funnel \(command.joined(separator: " ")) failed: \(outcome.stderr)")
+            }
+        }
+        try computeAndReport("plain", plain)
+        let plainMarts = try Self.tableContents(plain, prefix: "fct\\_")
+        #expect(plainMarts.values.contains { !$0.isEmpty }, "the marts hold rows")
+        // Citus refuses statements of compute (docs/citus.md, "What Citus refuses"): until they are
+        // rewritten, this part is a known issue, and the test fails when it starts to pass.
+        withKnownIssue("Citus refuses statements of funnel compute (docs/citus.md, \"What Citus refuses\")") {
+            try computeAndReport("citus", citus)
+            let citusMarts = try Self.tableContents(citus, prefix: "fct\\_")
+            for (table, rows) in plainMarts.sorted(by: { $0.key < $1.key }) {
+                #expect(citusMarts[table] == rows, "\(table) differs between plain PostgreSQL and Citus")
+            }
+            let plainReports = folder.appending(path: "reports-plain"), citusReports = folder.appending(path: "reports-citus")
+            let files = try FileManager.default.contentsOfDirectory(atPath: plainReports.path).sorted()
+            #expect(try FileManager.default.contentsOfDirectory(atPath: citusReports.path).sorted() == files)
+            for file in files {
+                let expected = try Data(contentsOf: plainReports.appending(path: file))
+                let actual = try Data(contentsOf: citusReports.appending(path: file))
+                #expect(actual == expected, "\(file) differs between plain PostgreSQL and Citus")
+            }
+        }
+    }
+
+    /// The rows of every funnel table whose name matches `prefix` (a LIKE pattern), as sorted text
+    /// lines by table, without the columns that default to `now()` (when a row was written) and
+    /// without `file_id`: files load in parallel, so which of two files carrying the same event
+    /// keeps it is a race on either engine (the rows are otherwise the same).
+    static func tableContents(_ settings: ConnectionSettings, prefix: String) throws -> [String: String] {
+        let connection = try settings.connect()
+        let tables = try connection.query("""
+            select c.relname,
+                   string_agg(quote_ident(a.attname), ', ' order by a.attnum)
+                       filter (where coalesce(pg_get_expr(d.adbin, d.adrelid), '') <> 'now()' and a.attname <> 'file_id')
+            from pg_class c join pg_namespace n on n.oid = c.relnamespace
+            join pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
+            left join pg_attrdef d on d.adrelid = c.oid and d.adnum = a.attnum
+            where n.nspname = 'funnel' and c.relkind in ('r', 'p') and c.relname like $1 || '%'
+              and not c.relispartition
+            group by c.relname order by 1
+            """, [prefix]).map { (try $0.decode(String.self, at: 0), try $0.decode(String.self, at: 1)) }
+        var contents: [String: String] = [:]
+        for (table, columns) in tables {
+            let name = try connection.quoteIdentifier(table)
+            contents[table] = try connection.query("select row(\(columns))::text as r from funnel.\(name) order by 1")
+                .map { try $0.decode(String.self, at: 0) }.joined(separator: "\n")
+        }
+        return contents
+    }
+}

@@ -18,12 +18,20 @@ public import PostgresClient
 /// cores the job then takes about as long as the metrics alone. The second connection can first
 /// do work the metrics need nothing from (`beforeFriction`: `funnel run` loads the telemetry
 /// files there, which only friction reads), so that work too runs beside the metrics.
+///
+/// The configuration reaches both by one route: the job writes `ComputeSettings` (holding the
+/// compute lock) in a transaction of its own before either starts, and each records what it
+/// computed under in its own transaction (`computed_under`), so a lane that fails does not claim
+/// the new configuration and redoes its work under it next time.
 public struct ComputeJob: Sendable {
     public let configuration: FunnelConfiguration
+    /// The file the configuration came from (nil: the built-in defaults), for the record.
+    public let source: String?
     public let logger: Logger
 
-    public init(configuration: FunnelConfiguration, logger: Logger = Logger(label: "funnel.compute")) {
+    public init(configuration: FunnelConfiguration, source: String? = nil, logger: Logger = Logger(label: "funnel.compute")) {
         self.configuration = configuration
+        self.source = source
         self.logger = logger
     }
 
@@ -58,13 +66,16 @@ public struct ComputeJob: Sendable {
             return nil
         }
         defer { if connection.isHealthy { _ = try? connection.advisoryUnlock(ComputeEngine.lockKey) } }
-        let friction = FrictionAlongside(settings: alongside, friction: FrictionSettings(configuration: configuration),
-                                         first: beforeFriction, logger: logger)
+        // Committed before friction connects, so it reads them too.
+        try ComputeSettings(configuration: configuration, source: source).write(connection)
+        let friction = FrictionAlongside(settings: alongside, first: beforeFriction, logger: logger)
         let compute: ComputeSummary?
         var metricsOptions = options
         metricsOptions.findsFrictionScope = false
+        metricsOptions.settingsWritten = true
         do {
-            compute = try ComputeEngine(configuration: configuration, logger: logger).run(connection, options: metricsOptions)
+            compute = try ComputeEngine(configuration: configuration, source: source, logger: logger)
+                .run(connection, options: metricsOptions)
         } catch {
             _ = try? friction.wait()
             throw error
@@ -76,13 +87,13 @@ public struct ComputeJob: Sendable {
 
     /// The metrics, then friction, on one connection.
     private func runInTurn(_ connection: PostgresConnection, options: ComputeOptions) throws -> Result? {
-        guard let compute = try ComputeEngine(configuration: configuration, logger: logger).run(connection, options: options)
+        guard let compute = try ComputeEngine(configuration: configuration, source: source, logger: logger)
+            .run(connection, options: options)
         else { return nil }
         var friction: FrictionSummary?
-        let settings = FrictionSettings(configuration: configuration)
-        if let frictionScope = try compute.frictionScope ?? Self.unreadFrictionScope(connection, settings: settings) {
+        if let frictionScope = try compute.frictionScope ?? Self.unreadFrictionScope(connection) {
             friction = try connection.withAdvisoryLock(AdvisoryLockKey("funnel.friction")) {
-                try FrictionComputation(settings: settings).run(on: connection, scope: frictionScope, logger: logger)
+                try FrictionComputation().run(on: connection, scope: frictionScope, logger: logger)
             }
         }
         return Result(compute: compute, friction: friction)
@@ -90,11 +101,10 @@ public struct ComputeJob: Sendable {
 
     /// Where friction must look when compute had nothing new: the sessions touched by files
     /// that friction never read (it was stopped in between, or runs beside the metrics); only the
-    /// impact when the outcomes were counted under another time zone or day rule than `settings`
-    /// (the run rebuilds them); nil when neither.
-    static func unreadFrictionScope(_ connection: PostgresConnection, settings: FrictionSettings) throws -> FrictionScope? {
-        let row = try connection.query(SQLCatalog.text("friction/unread_files.sql"),
-                                       [settings.timeZone, settings.dayRule.sqlName])[0]
+    /// impact when the outcomes were counted under another time zone or day rule than the
+    /// configuration in force (the run rebuilds them); nil when neither.
+    static func unreadFrictionScope(_ connection: PostgresConnection) throws -> FrictionScope? {
+        let row = try connection.query(SQLCatalog.text("friction/unread_files.sql"))[0]
         guard try row.decode(Bool.self, at: 0) else {
             return try row.decode(Bool.self, at: 1) ? .impactOnly : nil
         }
@@ -111,14 +121,14 @@ private final class FrictionAlongside: @unchecked Sendable {
     private var outcome: Result<FrictionSummary?, any Error> = .success(nil)
     private let done = DispatchSemaphore(value: 0)
 
-    init(settings: ConnectionSettings, friction: FrictionSettings, first: (@Sendable () throws -> Void)?, logger: Logger) {
+    init(settings: ConnectionSettings, first: (@Sendable () throws -> Void)?, logger: Logger) {
         let thread = Thread { [self] in
             outcome = Result {
                 try first?()
                 let connection = try settings.connect(logger: logger)
-                guard let scope = try ComputeJob.unreadFrictionScope(connection, settings: friction) else { return nil }
+                guard let scope = try ComputeJob.unreadFrictionScope(connection) else { return nil }
                 return try connection.withAdvisoryLock(AdvisoryLockKey("funnel.friction")) {
-                    try FrictionComputation(settings: friction).run(on: connection, scope: scope, logger: logger)
+                    try FrictionComputation().run(on: connection, scope: scope, logger: logger)
                 }
             }
             done.signal()

@@ -127,6 +127,8 @@ struct DailyFoldTests {
         #expect(try connection.query("select count(*) from compute_runs").scalar(Int.self) == 1, "the metrics committed")
         #expect(try connection.query("select count(*) from int_user_facts").scalar(Int.self) > 0)
         #expect(try connection.query("select count(*) from friction_files").scalar(Int.self) == 0, "friction did not run")
+        #expect(try ComputeLedger(connection).computedUnder(lane: .metrics)?.fingerprint == FunnelConfiguration().fingerprint)
+        #expect(try ComputeLedger(connection).computedUnder(lane: .friction) == nil, "friction claims no configuration")
         let next = try #require(try job.run(connection, options: ComputeOptions(), alongside: settings))
         #expect(try #require(next.friction).filesFolded > 0, "the next job's friction reads the files")
     }

@@ -142,7 +142,7 @@ public struct BatchRunner {
             summary.configuration?.changes = change.differences
             logger.warning("\(change.warning)")
         }
-        let job = ComputeJob(configuration: configuration.configuration, logger: logger)
+        let job = ComputeJob(configuration: configuration.configuration, source: configuration.source, logger: logger)
         let telemetry = TelemetryLoad(files: besideMetrics ? lanes.telemetry : [],
                                       ingest: IngestRun(settings: settings, kind: nil, assumeTimeZone: nil, workers: 1,
                                                         workerOptions: ingest.workerOptions),
@@ -159,7 +159,6 @@ public struct BatchRunner {
             record(reports, into: &summary)
             try step("compute") { try DailyLanes.markTelemetryFolded(session.ensure(), telemetry.reports) }
         }
-        try step("compute") { try configuration.record(on: session.ensure()) }
         summary.computeRunId = try step("compute") { try lastComputeRun(session.ensure()) }
         if stop.isSet { throw CommandFailure("interrupted after compute: the next run writes the reports") }
 

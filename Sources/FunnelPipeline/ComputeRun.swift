@@ -32,8 +32,8 @@ public struct ComputeRun {
         do {
             change = try configuration.change(on: connection)
             if let change { warn(change.warning) }
-            result = try ComputeJob(configuration: configuration.configuration, source: configuration.source, logger: logger)
-                .run(connection, options: options, alongside: alongside)
+            let job = ComputeJob(configuration: configuration.configuration, source: configuration.source, logger: logger)
+            result = try ComputeLanes(job: job).run(connection, options: options, alongside: alongside)
         } catch let error as ComputeError {
             throw CommandFailure.usage(error.message)
         } catch let error as PostgresError where error.sqlState == "42P01" {

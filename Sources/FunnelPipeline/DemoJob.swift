@@ -55,8 +55,8 @@ public struct DemoJob {
         }
         step(4, "computing the metrics")
         let inForce = try ConfigurationInForce.load(path: nil)
-        guard let summary = try ComputeJob(configuration: inForce.configuration, source: inForce.source, logger: logger)
-            .run(connection, options: ComputeOptions(waitForLock: true), alongside: settings)?.compute else {
+        let job = ComputeJob(configuration: inForce.configuration, source: inForce.source, logger: logger)
+        guard let summary = try ComputeLanes(job: job).run(connection, options: ComputeOptions(waitForLock: true), alongside: settings)?.compute else {
             throw CommandFailure("another compute is running on this database; try again when it finishes", exitStatus: ExitStatus.busy)
         }
         note("\(summary.mode): \(summary.cohortDaysRebuilt) cohort day(s) rebuilt in " + String(format: "%.1f s", summary.seconds))

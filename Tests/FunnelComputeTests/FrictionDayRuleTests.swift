@@ -1,6 +1,7 @@
 import FunnelCompute
 import FunnelBench
 import FunnelCore
+import FunnelPipeline
 import Logging
 import PostgresClient
 import Testing
@@ -167,8 +168,8 @@ struct FrictionDayRuleTests {
         struct LaneFailed: Error {}
         configuration.timeZone = "UTC"
         #expect(throws: LaneFailed.self) {
-            try ComputeJob(configuration: configuration).run(connection, options: ComputeOptions(),
-                                                             alongside: database, beforeFriction: { throw LaneFailed() })
+            try ComputeLanes(job: ComputeJob(configuration: configuration))
+                .run(connection, options: ComputeOptions(), alongside: database, beforeFriction: { throw LaneFailed() })
         }
         let ledger = ComputeLedger(connection)
         let metrics = try #require(try ledger.computedUnder(lane: .metrics))

@@ -150,8 +150,8 @@ public struct BatchRunner {
         let loadTelemetry: (@Sendable () throws -> Void)? = besideMetrics ? { @Sendable in try telemetry.load() } : nil
         let previousRun = try step("compute") { try lastComputeRun(session.ensure()) }
         let result = try step("compute") {
-            try job.run(try session.ensure(), options: ComputeOptions(waitForLock: true), alongside: settings,
-                        beforeFriction: loadTelemetry)
+            try ComputeLanes(job: job).run(try session.ensure(), options: ComputeOptions(waitForLock: true), alongside: settings,
+                                           beforeFriction: loadTelemetry)
         }
         summary.compute = result?.compute
         if besideMetrics {

@@ -4,7 +4,10 @@ and run the same metrics over the whole history.
 
 `funnel bench daily` runs this beside its daily incremental run; it can also be run by hand:
 
-    python3 bench/duckdb_baseline.py DIR [--rates JSON] [--database FILE]
+    python3 bench/duckdb_baseline.py DIR [--rates JSON] [--database FILE] [--load-only]
+
+With --load-only it stops after loading the files (`funnel bench ingest` holds that beside its own
+history import) and prints the load's seconds and rows.
 
 DIR holds the CSV files `funnel generate` writes (installs-*.csv, opens-*.csv, ..., late files
 included). The queries follow SPEC.md "Metrics" with the default configuration (UTC, calendar
@@ -668,6 +671,7 @@ def main():
     parser.add_argument("directory", help="directory of the generated CSV files")
     parser.add_argument("--rates", help="currency rates as JSON {\"EUR\": 1.08, ...} (default: migration 0003's)")
     parser.add_argument("--database", default=":memory:", help="DuckDB database file (default: in memory)")
+    parser.add_argument("--load-only", action="store_true", help="stop after loading the files; print the load's figures")
     arguments = parser.parse_args()
     rates = json.loads(arguments.rates) if arguments.rates else default_rates()
 
@@ -702,6 +706,15 @@ def main():
         rows[kind] = connection.execute(f"select count(*) from raw_{kind}").fetchone()[0]
         sys.stderr.write(f"duckdb: loaded {kind}: {rows[kind]} rows\n")
     loaded = time.perf_counter()
+    if arguments.load_only:
+        print(json.dumps({
+            "duckdb_version": duckdb.__version__,
+            "threads": connection.execute("select current_setting('threads')").fetchone()[0],
+            "load_seconds": round(loaded - started, 3),
+            "rows_loaded": sum(rows.values()),
+            "rows_by_kind": rows,
+        }, indent=2))
+        return
 
     query_seconds = {}
 

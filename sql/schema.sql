@@ -157,6 +157,19 @@ create table fct_cpi (
 
 alter table fct_cpi add constraint fct_cpi_pkey PRIMARY KEY (app_id, date, network, campaign, country);
 
+create table fct_cpi_hourly (
+    app_id text not null,
+    network text not null,
+    hour smallint not null,
+    days integer not null,
+    spend numeric not null,
+    paid_installs bigint not null,
+    cpi numeric,
+    cpi_index double precision
+);
+
+alter table fct_cpi_hourly add constraint fct_cpi_hourly_pkey PRIMARY KEY (app_id, network, hour);
+
 create table fct_cpi_inflated_days (
     app_id text not null,
     network text not null,
@@ -499,10 +512,18 @@ create table fct_spend_response (
     max_spend numeric,
     saturated boolean,
     inflated_days integer not null default 0,
-    advice text not null
+    advice text not null,
+    campaign text not null default 'all'::text,
+    country text not null default 'all'::text,
+    curve_form text,
+    saturating_capacity double precision,
+    saturating_half_spend double precision,
+    aic_power_law double precision,
+    aic_saturating double precision,
+    exponent_b_se_ordinary double precision
 );
 
-alter table fct_spend_response add constraint fct_spend_response_pkey PRIMARY KEY (app_id, network);
+alter table fct_spend_response add constraint fct_spend_response_pkey PRIMARY KEY (app_id, network, campaign, country);
 
 create table friction_files (
     file_id bigint not null
@@ -811,10 +832,12 @@ create table raw_ad_spend (
     currency text not null default 'USD'::text,
     impressions bigint,
     clicks bigint,
-    file_id bigint not null
+    file_id bigint not null,
+    hour smallint
 ) partition by RANGE (spend_date);
 
-alter table raw_ad_spend add constraint raw_ad_spend_pkey PRIMARY KEY (app_id, spend_date, network, campaign, country);
+alter table raw_ad_spend add constraint raw_ad_spend_hour_range CHECK (((hour >= 0) AND (hour <= 23)));
+alter table raw_ad_spend add constraint raw_ad_spend_key UNIQUE NULLS NOT DISTINCT (app_id, spend_date, network, campaign, country, hour);
 
 CREATE INDEX raw_ad_spend_by_file ON ONLY funnel.raw_ad_spend USING btree (file_id);
 
@@ -1056,6 +1079,10 @@ create view dash_acquisition as
    FROM fct_cpi c
   WHERE c.network <> 'all'::text AND NOT (c.campaign = 'all'::text AND c.country = 'all'::text);
 
+create view dash_cpi_hourly as
+ SELECT h.app_id, h.network, h.hour, h.days, h.spend, h.paid_installs, h.cpi, h.cpi_index
+   FROM fct_cpi_hourly h;
+
 create view dash_cpi_inflated_days as
  SELECT d.app_id, d.network, d.date, d.spend, d.paid_installs, d.cpi, d.expected_cpi, d.robust_z,
     d.excess_cost
@@ -1160,8 +1187,19 @@ create view dash_retention_summary as
 create view dash_spend_response as
  SELECT r.app_id, r.network, r.status, r.days, r.exponent_b, r.exponent_b_low, r.exponent_b_high,
     r.exponent_b_se, r.scale_a, r.r_squared, r.current_spend, r.average_cpi, r.marginal_cpi,
-    r.ltv_d180, r.headroom_spend, r.max_spend, r.saturated, r.inflated_days, r.advice
-   FROM fct_spend_response r;
+    r.ltv_d180, r.headroom_spend, r.max_spend, r.saturated, r.inflated_days, r.advice, r.curve_form,
+    r.saturating_capacity, r.saturating_half_spend, r.aic_power_law, r.aic_saturating,
+    r.exponent_b_se_ordinary
+   FROM fct_spend_response r
+  WHERE r.campaign = 'all'::text AND r.country = 'all'::text;
+
+create view dash_spend_response_segments as
+ SELECT r.app_id, r.network, r.campaign, r.country, r.status, r.days, r.curve_form, r.exponent_b,
+    r.exponent_b_low, r.exponent_b_high, r.scale_a, r.saturating_capacity, r.saturating_half_spend,
+    r.current_spend, r.average_cpi, r.marginal_cpi, r.ltv_d180, r.headroom_spend, r.saturated,
+    r.advice
+   FROM fct_spend_response r
+  WHERE r.campaign <> 'all'::text OR r.country <> 'all'::text;
 
 create view default_funnel_left_out as
  SELECT i.app_id, l.step_index, l.step, l.reason

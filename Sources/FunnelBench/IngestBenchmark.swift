@@ -4,9 +4,11 @@ import FunnelCore
 public import Logging
 public import PostgresClient
 
-/// `funnel bench ingest`: the same generated installs loaded twice in one run, by plain
-/// `COPY ... FROM STDIN` into a copy of `raw_installs` (same primary key and indexes) and by the
-/// whole ingest path (checksum, parse, validate, stage, merge, bookkeeping), with rows/s of both.
+/// `funnel bench ingest`, the daily half: the same generated installs loaded twice in one run, by
+/// plain `COPY ... FROM STDIN` into a copy of `raw_installs` (same primary key and indexes) and by
+/// the whole ingest path (checksum, parse, validate, stage, merge, bookkeeping) taking the daily
+/// merge, as a day's file does, with rows/s of both. The history half is
+/// ``HistoryIngestBenchmark``.
 public enum IngestBenchmark {
     /// What one run measured.
     public struct Result: Sendable {
@@ -63,7 +65,8 @@ public enum IngestBenchmark {
         try connection.execute("drop table bench_baseline_installs; checkpoint")
 
         started = clock.now
-        let run = IngestRun(settings: settings, kind: nil, assumeTimeZone: nil, workers: 1)
+        let run = IngestRun(settings: settings, kind: nil, assumeTimeZone: nil, workers: 1,
+                            workerOptions: WorkerOptions(pollSeconds: 0.2, mergePath: .daily))
         let reports = try run.run(files: [csv], stop: StopFlag(), progress: IngestProgress(), logger: logger)
         let ingestSeconds = seconds(clock.now - started)
         guard let report = reports.first, report.status == .loaded else {

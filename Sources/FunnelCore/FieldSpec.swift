@@ -105,6 +105,7 @@ extension EventKind {
                 FieldSpec("currency", .currency, required: false),
                 FieldSpec("impressions", .count, required: false),
                 FieldSpec("clicks", .count, required: false),
+                FieldSpec("hour", .count, required: false),
             ]
         case .steps:
             Self.eventHeader + [

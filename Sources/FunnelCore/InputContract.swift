@@ -12,7 +12,7 @@ public enum InputContract {
         case .retention: "a user reported active on day N after install (an MMP's retention export)"
         case .purchases: "a purchase, with its revenue and currency"
         case .invites: "an invite a user sent"
-        case .adSpend: "a day's spend on a network (campaign, country): restated rows replace earlier ones"
+        case .adSpend: "a day's (or an hour's) spend on a network (campaign, country): restated rows replace earlier ones"
         case .steps: "an onboarding step a user reached"
         case .ux: "UI telemetry: keyboard, rotation, errors, permissions, screen views"
         case .events: "a custom product event: a name, a time and a JSON object of properties"
@@ -35,6 +35,15 @@ public enum InputContract {
         case .oneOf(let values): "one of: " + values.joined(separator: ", ")
         case .properties: "JSON object (in CSV, its JSON text)"
         }
+    }
+
+    /// What one field accepts: its type's description, or a field's own rule where it has one.
+    static func describe(_ field: FieldSpec, of kind: EventKind) -> String {
+        if kind == .adSpend && field.name == "hour" {
+            return "hour of the day, 0-23, in the reporting time zone like date; a day's hour rows add up to its "
+                + "spend, and replace a row without an hour for the same date, network, campaign and country"
+        }
+        return describe(field.type)
     }
 
     /// Every kind in a short list: name, what it is, its required columns.
@@ -63,7 +72,7 @@ public enum InputContract {
         let width = kind.fields.map(\.name.count).max() ?? 0
         for field in kind.fields {
             lines.append("  " + field.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
-                + (field.isRequired ? "required  " : "optional  ") + describe(field.type))
+                + (field.isRequired ? "required  " : "optional  ") + describe(field, of: kind))
         }
         lines.append("")
         lines.append("CSV header: " + kind.fieldNames.joined(separator: ","))

@@ -76,8 +76,9 @@ extension DataGenerator {
                 "active": "an open or a retention row on that calendar day",
                 "regular_user": "at least \(PlantedModel.regularOpens) opens on days 1..\(PlantedModel.regularDays) (cohorts with day 7 in the data)",
                 "ltv": "cumulative purchase revenue in USD (ReferenceRates) on days 0..N over cohort installs; purchases: payers make 1 + Poisson(extra) purchases timed by the LTV shape (\(options.ltvShape.definition)); amounts lognormal (sigma \(PlantedModel.purchaseSigma)) in the country's currency",
-                "cpi": "spend / paid installs; daily CPI = cpi_base * (1 + cpi_saturation) * (installs_that_day / planned_mean_daily_installs)^(1/b - 1) * (weekend_multiplier on Sat/Sun) * (the peak-day multiplier on inflated_days) * country multiplier (install-weighted mean 1); b is spend_response's exponent_b",
-                "spend_response": "installs = scale_a * spend^exponent_b on the average weekday; headroom_spend_usd = (scale_a * b * expected_ltv_d180)^(1/(1-b)), where the marginal CPI spend^(1-b)/(a b) meets the LTV",
+                "cpi": "spend / paid installs; daily CPI = cpi_base * (1 + cpi_saturation) * (installs_that_day / planned_mean_daily_installs)^(1/b - 1) * (weekend_multiplier on Sat/Sun) * (the peak-day multiplier on inflated_days) * country multiplier (install-weighted mean 1); b is spend_response's exponent_b; a network whose spend_response curve_form is saturating instead costs K / (M' - installs_that_day), M' its capacity on the day",
+                "spend_response": "installs = scale_a * spend^exponent_b on the average weekday (curve_form power law) or capacity_installs * spend / (half_saturation_spend_usd + spend) (saturating); headroom_spend_usd is where the marginal CPI meets the LTV: (scale_a * b * expected_ltv_d180)^(1/(1-b)), or sqrt(capacity * K * LTV) - K",
+                "peak_hours": "with hourly spend: in the planted hour (UTC) a network's installs cost cpi_multiplier times its other hours'; cpi_index = that hour's CPI over the network's CPI across all hours, as written",
                 "k_factor": "viral installs (installs with referrer_user_id/invite_id) per cohort user = invites sent within W days / cohort size x installs from those invites / invites sent",
                 "verdict": "expected LTV_D180 / expected CPI >= \(PlantedModel.doubleDownRatio): double_down; < \(PlantedModel.cutRatio): cut; else hold",
                 "viral_installs": "written with network organic, referrer_user_id and invite_id set; their own source here is `invite`",
@@ -130,6 +131,7 @@ extension DataGenerator {
             files: files,
             spendResponse: spendResponseTruth(),
             inflatedDays: inflatedDayTruth(),
+            peakHours: peakHourTruth(),
             ltv: ltvTruth())
     }
 

@@ -16,6 +16,10 @@ extension DataGenerator {
             let cell = ((installDay * PlantedModel.sources.count + source) * maxCampaigns + user.campaign)
                 * PlantedModel.countries.count + user.country
             paidCells[cell] += 1
+            if !paidHourCells.isEmpty {
+                let hour = Int((user.installMs - startMs - Int64(installDay) * CivilTime.msPerDay) / 3_600_000)
+                paidHourCells[cell * 24 + min(max(hour, 0), 23)] += 1
+            }
         }
         if user.referrer >= 0 {
             stats.viralInstalls[user.inviterSource] += 1

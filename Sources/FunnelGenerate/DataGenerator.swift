@@ -59,6 +59,11 @@ final class DataGenerator {
     var paidCells: [Int32]
     let maxCampaigns = 3
     var spendTallies: [SpendTally] = []
+    /// With hourly spend: paidCells split by hour of day (UTC), cell * 24 + hour.
+    var paidHourCells: [Int32]
+    /// With hourly spend: per source, the spend (cents) and paid installs of its planted peak hour
+    /// and of all its hours, as written.
+    var peakHourTallies: [Int: (peakCents: Int, peakInstalls: Int, cents: Int, installs: Int)] = [:]
     /// Realised spend (cents) of each source's planted peak day.
     var inflatedSpendCents: [Int: Int] = [:]
     /// Planned paid installs per source and day (what the budgets buy on average).
@@ -134,6 +139,7 @@ final class DataGenerator {
         adSpend = try writer(.adSpend)
         stats = RealisedStats(days: days)
         paidCells = [Int32](repeating: 0, count: days * sources.count * maxCampaigns * PlantedModel.countries.count)
+        paidHourCells = [Int32](repeating: 0, count: options.hourlySpend ? paidCells.count * 24 : 0)
         activeDay = [Bool](repeating: false, count: days + 1)
         opensOnDay = [Int](repeating: 0, count: days + 1)
     }

@@ -17,11 +17,14 @@ public struct GeneratorOptions: Sendable, Equatable {
     public var startDate: String
     /// When payers' purchases fall after the install: the shape of the planted LTV curve.
     public var ltvShape: LTVShape
+    /// Writes ad spend by hour of day (the `hour` field, UTC) instead of one row a day, with the
+    /// planted peak-hour CPI inflation (`PlantedModel.peakHours`, truth.json's peak_hours).
+    public var hourlySpend: Bool
 
     public init(outputDirectory: String, users: Int = 10_000, days: Int = 30, seed: UInt64 = 1,
                 format: GeneratorFormat = .csv, gzip: Bool = false, dirty: Bool = false,
                 appID: String = "com.example.app", startDate: String = "2024-05-01",
-                ltvShape: LTVShape = .saturating) {
+                ltvShape: LTVShape = .saturating, hourlySpend: Bool = false) {
         self.outputDirectory = outputDirectory
         self.users = users
         self.days = days
@@ -32,6 +35,7 @@ public struct GeneratorOptions: Sendable, Equatable {
         self.appID = appID
         self.startDate = startDate
         self.ltvShape = ltvShape
+        self.hourlySpend = hourlySpend
     }
 
     /// Why the options cannot be generated, if they cannot.

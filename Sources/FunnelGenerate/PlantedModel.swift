@@ -27,6 +27,11 @@ struct SourceProfile: Sendable {
     let budgetPeriod: Double
     /// Exponent b of the planted response curve installs ~ spend^b (1: no saturation).
     let responseExponent: Double
+    /// When set, the network's curve is saturating instead: installs = M * spend / (K + spend),
+    /// with M this multiple of the busiest planned day's installs on weekdays (divided by the
+    /// weekend multiplier on Sat/Sun) and K such that the planned mean costs cpi_base * (1 +
+    /// cpi_saturation) an install.
+    let saturatingCapacity: Double?
 
     /// Retention curve r(d) = a * d^-b through day 1 and day 30.
     var curveA: Double { retentionD1 }
@@ -36,7 +41,8 @@ struct SourceProfile: Sendable {
     init(_ name: String, paid: Bool = true, viral: Bool = false, share: Double, cpi: Double = 0,
          saturation: Double = 0, weekend: Double = 1, ctr: Double = 0, cti: Double = 0,
          d1: Double, d30: Double, payer: Double, revenue: Double, extra: Double,
-         campaigns: [String] = [], swing: Double = 0, period: Double = 1, response: Double = 1) {
+         campaigns: [String] = [], swing: Double = 0, period: Double = 1, response: Double = 1,
+         capacity: Double? = nil) {
         self.name = name
         nameBytes = Array(name.utf8)
         isPaid = paid
@@ -56,6 +62,7 @@ struct SourceProfile: Sendable {
         budgetSwing = swing
         budgetPeriod = period
         responseExponent = response
+        saturatingCapacity = capacity
     }
 }
 
@@ -68,7 +75,8 @@ enum PlantedModel {
                       campaigns: ["adnova_evergreen", "adnova_summer", "adnova_lookalike"], swing: 0.45, period: 11, response: 0.6),
         SourceProfile("pixelreach", share: 0.16, cpi: 2.30, saturation: 0.25, weekend: 1.10, ctr: 0.009, cti: 0.28,
                       d1: 0.36, d30: 0.08, payer: 0.040, revenue: 80, extra: 1.5,
-                      campaigns: ["pixelreach_video", "pixelreach_playable"], swing: 0.35, period: 17, response: 0.7),
+                      campaigns: ["pixelreach_video", "pixelreach_playable"], swing: 0.35, period: 17, response: 0.7,
+                      capacity: 1.8),
         SourceProfile("clickstorm", share: 0.14, cpi: 3.80, saturation: 0.40, weekend: 1.25, ctr: 0.020, cti: 0.12,
                       d1: 0.18, d30: 0.012, payer: 0.010, revenue: 35, extra: 0.5,
                       campaigns: ["clickstorm_incent", "clickstorm_banner"], swing: 0.55, period: 7, response: 0.5),
@@ -149,6 +157,12 @@ enum PlantedModel {
     /// many times the curve's CPI for its installs.
     static let inflatedDays: [(source: Int, dayShare: Double, multiplier: Double)] = [
         (0, 0.4, 2.5), (3, 0.6, 2.5), (2, 0.75, 2.5),
+    ]
+    /// Planted peak hours (with `--hourly-spend`): (source, hour of day UTC, CPI multiplier). In
+    /// that hour an install costs this many times what it costs in the network's other hours;
+    /// the day's total spend stays the curve's.
+    static let peakHours: [(source: Int, hour: Int, multiplier: Double)] = [
+        (0, 20, 2.5), (2, 12, 2.5),
     ]
 }
 

@@ -6,16 +6,44 @@ import FunnelCalendar
 /// -b * ln(weekend_multiplier) on installs). Headroom is the daily spend at which the curve's
 /// marginal CPI, spend^(1-b) / (a b), reaches the expected LTV_D180: (a b LTV)^(1 / (1 - b));
 /// none when b = 1 (the marginal CPI is the same at every spend).
+///
+/// A network planted with a saturating curve (`curve_form` "saturating") buys installs =
+/// capacity_installs * spend / (half_saturation_spend_usd + spend) on the average weekday;
+/// exponent_b is then its elasticity at the planned daily spend, 1 - planned installs / capacity,
+/// scale_a the power law through the planned day with that exponent, and the headroom
+/// sqrt(capacity * K * LTV) - K, where the marginal CPI (K + spend)^2 / (capacity K) meets the LTV.
 public struct SpendResponseTruth: Codable, Sendable, Equatable {
     public var network: String
+    public var curveForm: String
     public var exponentB: Double
     public var scaleA: Double
+    public var capacityInstalls: Double?
+    public var halfSaturationSpendUsd: Double?
     public var saturating: Bool
     /// The mean daily paid installs the budgets plan, and what a day of them costs on the curve.
     public var plannedDailyInstalls: Double
     public var plannedDailySpendUsd: Double
     public var expectedLtvD180: Double
     public var headroomSpendUsd: Double?
+
+    /// The planted curve's marginal CPI at a daily spend (average weekday).
+    public func marginalCPI(spend: Double) -> Double {
+        if let capacity = capacityInstalls, let half = halfSaturationSpendUsd {
+            return (half + spend) * (half + spend) / (capacity * half)
+        }
+        return pow(spend, 1 - exponentB) / (scaleA * exponentB)
+    }
+}
+
+/// A planted peak hour (`funnel generate --hourly-spend`): in that hour of the day (UTC) the
+/// network's installs cost cpi_multiplier times its other hours'. cpi_index is the peak hour's
+/// CPI over the network's CPI across all hours, as written (spend and paid installs of the hour
+/// rows as finally stated).
+public struct PeakHourTruth: Codable, Sendable, Equatable {
+    public var network: String
+    public var hour: Int
+    public var cpiMultiplier: Double
+    public var cpiIndex: Double
 }
 
 /// A planted peak day: the network paid `cpi_multiplier` times the curve's CPI for its installs;
@@ -39,8 +67,23 @@ extension DataGenerator {
             // average weekday carries 2/7 of the weekend's -b ln w.
             let scale = pow(reference, 1 - b) * pow(cpiAtReference, -b) * exp(-b * 2 / 7 * log(profile.weekendMultiplier))
             let ltv = PlantedExpectations.ltv(profile, day: 180, shape: options.ltvShape)
+            if let curve = saturatingCurve(source: index) {
+                // Weekends have capacity M / w: the average weekday's capacity is M w^(-2/7).
+                let capacity = curve.capacity * exp(-2 / 7 * log(profile.weekendMultiplier))
+                let half = curve.halfSpend
+                let elasticity = 1 - reference / capacity
+                let headroom = sqrt(capacity * half * ltv) - half
+                let spendAtReference = half * reference / (capacity - reference)
+                return SpendResponseTruth(
+                    network: profile.name, curveForm: "saturating", exponentB: elasticity,
+                    scaleA: reference / pow(spendAtReference, elasticity), capacityInstalls: capacity,
+                    halfSaturationSpendUsd: half, saturating: true, plannedDailyInstalls: reference,
+                    plannedDailySpendUsd: reference * cpiAtReference, expectedLtvD180: ltv,
+                    headroomSpendUsd: headroom > 0 ? headroom : nil)
+            }
             return SpendResponseTruth(
-                network: profile.name, exponentB: b, scaleA: scale, saturating: b < 1,
+                network: profile.name, curveForm: "power law", exponentB: b, scaleA: scale, capacityInstalls: nil,
+                halfSaturationSpendUsd: nil, saturating: b < 1,
                 plannedDailyInstalls: reference, plannedDailySpendUsd: reference * cpiAtReference, expectedLtvD180: ltv,
                 headroomSpendUsd: b < 1 ? pow(scale * b * ltv, 1 / (1 - b)) : nil)
         }
@@ -54,6 +97,17 @@ extension DataGenerator {
                 network: PlantedModel.sources[planted.source].name,
                 date: CivilTime.dateString(days: startDay + inflatedDay(planted.dayShare)),
                 cpiMultiplier: planted.multiplier, spendUsd: spend, excessCostUsd: spend - spend / planted.multiplier)
+        }
+    }
+
+    func peakHourTruth() -> [PeakHourTruth] {
+        guard options.hourlySpend else { return [] }
+        return PlantedModel.peakHours.compactMap { planted in
+            guard let tally = peakHourTallies[planted.source], tally.peakInstalls > 0, tally.installs > 0,
+                  tally.cents > 0 else { return nil }
+            let index = (Double(tally.peakCents) / Double(tally.peakInstalls)) / (Double(tally.cents) / Double(tally.installs))
+            return PeakHourTruth(network: PlantedModel.sources[planted.source].name, hour: planted.hour,
+                                 cpiMultiplier: planted.multiplier, cpiIndex: index)
         }
     }
 }

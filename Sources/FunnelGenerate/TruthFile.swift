@@ -20,6 +20,8 @@ public struct TruthFile: Codable, Sendable, Equatable {
     public var files: [GeneratedFile]
     public var spendResponse: [SpendResponseTruth]
     public var inflatedDays: [InflatedDayTruth]
+    /// Planted peak hours; empty unless generated with hourly spend.
+    public var peakHours: [PeakHourTruth] = []
     public var ltv: LTVTruth
 
     /// Reads a truth file.

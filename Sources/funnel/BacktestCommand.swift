@@ -22,7 +22,7 @@ struct BacktestLTVCommand: ParsableCommand {
         discussion: """
         Reads what 'funnel compute' built. The history after --cutoff is held out (each cohort \
         loses the days after it; cohorts installed later drop out), each method (power law, \
-        development factors, per-user BG/NBD) projects the horizon from what is left, and the \
+        development factors, linear tail, per-user BG/NBD) projects the horizon from what is left, and the \
         projection is compared with the LTV observed on the horizon (the cohorts mature for it). \
         Without --cutoff the second half of each app's history is held out. 'chosen' marks the \
         method compute's own back-test picked for the app (docs/metrics.md, LTV projection).

@@ -36,6 +36,8 @@ struct GenerateCommand: ParsableCommand {
     @Option(name: .long, help: "File format: csv (with a header row) or ndjson.")
     var format: GeneratorFormat = .csv
 
+    @Flag(name: .long, help: "Write ad spend by hour of day (the hour field, UTC) with a planted peak-hour CPI inflation.")
+    var hourlySpend = false
     @Flag(name: .long, help: "Compress every file with gzip (.gz).")
     var gzip = false
 
@@ -55,7 +57,7 @@ struct GenerateCommand: ParsableCommand {
 
     var options: GeneratorOptions {
         GeneratorOptions(outputDirectory: out, users: users, days: days, seed: seed, format: format, gzip: gzip,
-                         dirty: dirty, appID: appID, startDate: start, ltvShape: ltvShape)
+                         dirty: dirty, appID: appID, startDate: start, ltvShape: ltvShape, hourlySpend: hourlySpend)
     }
 
     func validate() throws {

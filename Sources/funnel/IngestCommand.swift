@@ -38,6 +38,10 @@ struct IngestCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Seconds a worker's claim on a file lasts without renewal; a crashed run's file is taken over after it.", valueName: "seconds"))
     var lease: Double = 60
 
+    @Option(name: .customLong("bulk-rows"),
+            help: ArgumentHelp("A kind's rows in one file from which the bulk merge may be taken (docs/inputs.md, \"Large loads\").", valueName: "rows"))
+    var bulkRows = 50_000
+
     @Flag(help: "After the summary, list the rejected rows (file:line: reason) of the files given.")
     var showRejects = false
 
@@ -57,6 +61,7 @@ struct IngestCommand: ParsableCommand {
         }
         guard workers >= 1, workers <= 64 else { throw ValidationError("--workers must be between 1 and 64") }
         guard lease >= 1 else { throw ValidationError("--lease must be at least 1 second") }
+        guard bulkRows >= 1 else { throw ValidationError("--bulk-rows must be at least 1") }
     }
 
     func run() throws {
@@ -75,7 +80,8 @@ struct IngestCommand: ParsableCommand {
         var workerLogger = logger
         if ticker.enabled, !logging.verbose { workerLogger.logLevel = .error }
         let job = IngestJob(settings: settings, kind: kind.flatMap(EventKind.init(rawValue:)), assumeTimeZone: assumeTimeZone,
-                            workers: workers, workerOptions: WorkerOptions(leaseSeconds: lease, pollSeconds: 0.2, expansion: expansion.limit))
+                            workers: workers, workerOptions: WorkerOptions(leaseSeconds: lease, pollSeconds: 0.2, expansion: expansion.limit,
+                                                                         bulkMinimumRows: bulkRows))
         let outcome = try job.run(files: files, stop: stop, progress: progress, listRejects: showRejects, logger: workerLogger)
         ticker.stop()
         let reports = outcome.reports
@@ -85,7 +91,11 @@ struct IngestCommand: ParsableCommand {
         } else {
             printHuman(reports, rejectLines: rejectLines)
         }
-        if stop.isSet { throw CommandFailure("interrupted: files not finished are back on the queue (funnel worker or a new funnel ingest loads them)") }
+        if stop.isSet {
+            let left = reports.filter { $0.status == .queued || $0.status == .loading }.count
+            throw CommandFailure("interrupted: \(left) file(s) not finished (\(progress.progress.bytesLeft / 1_000_000) MB) are back on the queue "
+                + "(funnel worker or a new funnel ingest loads them)")
+        }
         if reports.contains(where: { !$0.status.isLoaded }) {
             throw ExitCode(ExitStatus.failure)
         }
@@ -191,7 +201,8 @@ struct IngestSummary: Encodable {
     }
 }
 
-/// The progress line on a terminal: rows read, rows/s and files done, rewritten in place on
+/// The progress line on a terminal: rows read, rows/s, files done, the share done and the time
+/// left (IngestProgress.line), rewritten in place on
 /// stderr every half second. Off the terminal, the workers' log lines say the same.
 final class ProgressLine: @unchecked Sendable {
     // Safe: `running` is only touched while holding `lock`; `progress` is itself thread-safe.
@@ -213,9 +224,8 @@ final class ProgressLine: @unchecked Sendable {
         let thread = Thread { [self] in
             let started = Date()
             while lock.withLock({ running }) {
-                let (rows, files) = progress.snapshot
-                let rate = Double(rows) / max(0.001, Date().timeIntervalSince(started))
-                TerminalStatusLine.shared.show("ingest: \(files)/\(totalFiles) files, \(rows) rows, \(Int(rate)) rows/s")
+                TerminalStatusLine.shared.show(IngestProgress.line(progress.progress, totalFiles: totalFiles,
+                                                                   elapsed: Date().timeIntervalSince(started)))
                 Thread.sleep(forTimeInterval: 0.5)
             }
             TerminalStatusLine.shared.clear()

@@ -70,13 +70,14 @@ final class ComputeFixture {
     }
 
     func spend(_ date: String, network: String, spend: Double, impressions: Int = 0, clicks: Int = 0,
-               campaign: String = "", country: String = "", currency: String = "USD") throws {
+               campaign: String = "", country: String = "", currency: String = "USD", hour: Int? = nil) throws {
         try connection.query("""
-            insert into raw_ad_spend (app_id, spend_date, network, campaign, country, spend, currency, impressions, clicks, file_id)
-            values ($1, $2::date, $3, $4, $5, $6, $7, $8, $9, 0)
-            on conflict (app_id, spend_date, network, campaign, country)
+            insert into raw_ad_spend (app_id, spend_date, network, campaign, country, spend, currency, impressions, clicks,
+                                      hour, file_id)
+            values ($1, $2::date, $3, $4, $5, $6, $7, $8, $9, $10::smallint, 0)
+            on conflict (app_id, spend_date, network, campaign, country, hour)
             do update set spend = excluded.spend, impressions = excluded.impressions, clicks = excluded.clicks
-            """, [app, date, network, campaign, country, spend, currency, impressions, clicks])
+            """, [app, date, network, campaign, country, spend, currency, impressions, clicks, hour])
     }
 
     /// Marks UTC dates dirty, as the loader does for the data it loads.

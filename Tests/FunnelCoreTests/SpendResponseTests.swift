@@ -1,5 +1,5 @@
 import Foundation
-import FunnelCore
+@testable import FunnelCore
 import Testing
 
 @Suite("Spend response")
@@ -93,5 +93,106 @@ struct SpendResponseTests {
         #expect(fit.low < 0.6 && 0.6 < fit.high)
         #expect(Set(analysis.inflated.map(\.day.day)) == planted)
         #expect(fit.marginalCPI(spend: 500) / fit.expectedCPI(spend: 500) > SpendResponse.saturationRatio)
+        #expect(fit.form == .powerLaw)
+    }
+
+    /// 28 days, spend cycling 50, 100, 200, 400, 800 (weekday-balanced enough), installs =
+    /// 100 * spend / (200 + spend) exactly. By hand: M = 100, K = 200; at spend 200 the marginal
+    /// CPI is (200 + 200)^2 / (100 * 200) = 8 and the average CPI (200 + 200) / 100 = 4; the
+    /// marginal CPI reaches 12.5 at sqrt(100 * 200 * 12.5) - 200 = 300. The power law cannot bend
+    /// like that, so the saturating form wins by AIC.
+    @Test("an exact saturating curve is recovered and chosen: capacity, half-saturation spend, marginal CPI and headroom by hand")
+    func handComputedSaturating() throws {
+        let days = (0..<28).map { day in
+            let spend = [50.0, 100, 200, 400, 800][day % 5]
+            return SpendDay(day: day, weekday: day % 7, spend: spend, installs: 100 * spend / (200 + spend))
+        }
+        let fit = try #require(SpendResponse.fit(days).curve)
+        let curve = try #require(fit.saturating)
+        #expect(fit.form == .saturating)
+        #expect(abs(curve.capacity - 100) < 1e-4)
+        #expect(abs(curve.halfSaturationSpend - 200) < 1e-3)
+        #expect(curve.aic < fit.aicPowerLaw - SpendResponse.formAICMargin)
+        #expect(abs(fit.marginalCPI(spend: 200) - 8) < 1e-4)
+        #expect(abs(fit.expectedCPI(spend: 200) - 4) < 1e-5)
+        #expect(abs(try #require(fit.spend(whereMarginalCPIReaches: 12.5)) - 300) < 1e-3)
+        #expect(abs(fit.spend(forInstalls: 50) - 200) < 1e-3)
+        #expect(fit.spend(forInstalls: 100).isInfinite)
+        // Below the first install's cost (K / M = 2) there is no headroom.
+        #expect(fit.spend(whereMarginalCPIReaches: 1.5) == nil)
+    }
+
+    /// Ten seeds each of 90 noisy days (8% log noise, budgets swinging +-60%, weekends 15% dearer):
+    /// a planted power law (b = 0.6) is fitted as a power law and a planted saturating curve (M =
+    /// 300, K = 400 at spends 150-1,050) as saturating, in at least 9 of the 10; on the saturating
+    /// ones M and K within 25% and the headroom at a CPI of 10 within 15% of the planted
+    /// sqrt(300 * 400 * 10) - 400 = 695.4.
+    @Test("the right form is chosen on planted data, and the saturating curve's headroom recovered")
+    func plantedFormChoice() throws {
+        var powerRight = 0, saturatingRight = 0
+        var headroomErrors: [Double] = []
+        for seed in 0..<10 {
+            var random = SplitMix64(seed: 3500 + UInt64(seed))
+            func history(_ curve: (Double) -> Double) -> [SpendDay] {
+                (0..<90).map { day in
+                    let spend = 600 * (1 + 0.75 * sin(Double(day) * 2 * .pi / 13)) * exp(0.1 * random.normal())
+                    var installs = curve(spend) * exp(0.08 * random.normal())
+                    if day % 7 >= 5 { installs /= 1.15 }
+                    return SpendDay(day: day, weekday: day % 7, spend: spend, installs: installs.rounded())
+                }
+            }
+            let power = try #require(SpendResponse.analyse(history { 3 * pow($0, 0.6) }).outcome.curve)
+            if power.form == .powerLaw { powerRight += 1 }
+            let saturating = try #require(SpendResponse.analyse(history { 300 * $0 / (400 + $0) }).outcome.curve)
+            if saturating.form == .saturating, let curve = saturating.saturating {
+                saturatingRight += 1
+                // The weekend effect lowers the average weekday's capacity by 1.15^(-2/7).
+                let capacity = 300 * pow(1.15, -2.0 / 7)
+                #expect(abs(curve.capacity / capacity - 1) < 0.25, "seed \(seed): M \(curve.capacity)")
+                #expect(abs(curve.halfSaturationSpend / 400 - 1) < 0.25, "seed \(seed): K \(curve.halfSaturationSpend)")
+                let headroom = try #require(saturating.spend(whereMarginalCPIReaches: 10))
+                let planted = sqrt(capacity * 400 * 10) - 400
+                headroomErrors.append(abs(headroom / planted - 1))
+            }
+        }
+        print("planted form choice: power law \(powerRight)/10, saturating \(saturatingRight)/10; "
+            + "headroom errors \(headroomErrors.map { String(format: "%.3f", $0) })")
+        #expect(powerRight >= 9)
+        #expect(saturatingRight >= 9)
+        #expect(headroomErrors.allSatisfy { $0 < 0.15 })
+    }
+
+    /// The interval of b on days whose noise is autocorrelated (AR(1), rho 0.7) and larger on
+    /// small days (log sd 0.06 at the top spend, 0.18 at the bottom): over 80 planted histories of 70
+    /// days with b = 0.6, the honest 90% interval covers the planted b at least 80% of the time; the
+    /// ordinary one, which assumes independent equal-variance days, covers less, and is never wider.
+    @Test("the interval of b keeps its coverage when days are noisy and dependent")
+    func intervalCoverage() throws {
+        var random = SplitMix64(seed: 3535)
+        var honest = 0, ordinary = 0
+        var estimates: [Double] = [], errors: [Double] = [], widths: [Double] = []
+        let histories = 80
+        for _ in 0..<histories {
+            var noise = 0.0
+            let days = (0..<70).map { day -> SpendDay in
+                let spend = 500 * (1 + 0.6 * sin(Double(day) * 2 * .pi / 17)) * exp(0.15 * random.normal())
+                let sd = 0.06 + 0.12 * max(0, 1 - spend / 800)
+                noise = 0.7 * noise + sqrt(1 - 0.49) * random.normal()
+                return SpendDay(day: day, weekday: day % 7, spend: spend, installs: 3 * pow(spend, 0.6) * exp(sd * noise))
+            }
+            let fit = try #require(SpendResponse.fit(days).curve)
+            estimates.append(fit.estimatedB); errors.append(fit.standardError); widths.append(fit.high - fit.low)
+            if fit.low <= 0.6 && 0.6 <= fit.high { honest += 1 }
+            let half = SpendResponse.studentT95(degrees: fit.points - 8) * fit.ordinaryStandardError
+            if fit.estimatedB - half <= 0.6 && 0.6 <= fit.estimatedB + half { ordinary += 1 }
+            #expect(fit.standardError >= fit.ordinaryStandardError)
+            #expect(fit.low <= fit.estimatedB - half + 1e-12 && fit.high >= fit.estimatedB + half - 1e-12)
+        }
+        let mean = estimates.reduce(0, +) / Double(histories)
+        let sd = sqrt(estimates.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(histories - 1))
+        print("coverage of b's nominal 90% interval over \(histories) planted histories: honest \(honest), ordinary \(ordinary); "
+            + "mean b \(mean), sd \(sd), mean se \(errors.reduce(0, +) / Double(histories)), mean width \(widths.reduce(0, +) / Double(histories))")
+        #expect(Double(honest) >= 0.8 * Double(histories))
+        #expect(ordinary < honest)
     }
 }

@@ -9,7 +9,8 @@ import TestSupport
 import Testing
 
 /// One database per test process filled the way production fills it: `funnel generate` data
-/// (2,000 users over 45 days) loaded by the ingest queue and computed by the compute engine.
+/// (2,000 users over 45 days, ad spend by hour) loaded by the ingest queue and computed by the
+/// compute engine.
 /// Tests only read it.
 enum PopulatedDatabase {
     static var settings: ConnectionSettings {
@@ -20,7 +21,8 @@ enum PopulatedDatabase {
         let settings = try TestCluster.freshDatabase(migrated: true)
         let directory = try TestCluster.makeTemporaryDirectory(prefix: "funnel-dash-data")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let generated = try Generator.run(GeneratorOptions(outputDirectory: directory.path, users: 2_000, days: 45, seed: 11))
+        let generated = try Generator.run(GeneratorOptions(outputDirectory: directory.path, users: 2_000, days: 45, seed: 11,
+                                                           hourlySpend: true))
         let files = generated.files.map { directory.appending(path: $0.name).path }
         let logger = Logger(label: "funnel.test")
         _ = try IngestRun(settings: settings, kind: nil, assumeTimeZone: nil, workers: 2)

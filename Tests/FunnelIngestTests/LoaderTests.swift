@@ -92,6 +92,28 @@ struct LoaderTests {
         ])
     }
 
+    /// Hour rows of a day are rows of their own beside the day's row without an hour, and each is
+    /// restated by a later row with the same hour; hours outside 0-23 or not whole are rejected
+    /// with the file, line and reason.
+    @Test("ad_spend hours: kept per hour, restated per hour, bad hours rejected with file, line and reason")
+    func spendHours() throws {
+        let db = try LoaderFixture()
+        let header = "app_id,date,network,spend,hour\n"
+        let first = try db.file("ad_spend-h1.csv", header + "app,2024-05-01,unity,10,9\napp,2024-05-01,unity,20,20\n"
+            + "app,2024-05-01,unity,30,\napp,2024-05-01,unity,1,24\napp,2024-05-01,unity,1,-1\napp,2024-05-01,unity,1,7.5\n")
+        let second = try db.file("ad_spend-h2.ndjson", #"{"app_id":"app","date":"2024-05-01","network":"unity","spend":25,"hour":20}"# + "\n")
+        let reports = try db.ingest([first, second])
+        #expect(reports.map(\.counts.rowsLoaded) == [3, 1])
+        #expect(reports.map(\.counts.rejected) == [3, 0])
+        #expect(try db.rows("select coalesce(hour::text, '-'), spend::text from raw_ad_spend order by hour nulls first") == [
+            ["-", "30.000000"], ["9", "10.000000"], ["20", "25.000000"],
+        ])
+        #expect(try db.rows("select f.path, r.line::text, r.reason from ingest_rejects r join ingest_files f using (file_id) order by r.line") == [
+            [first, "5", #"hour: "24" is larger than 23"#], [first, "6", #"hour: "-1" is negative"#],
+            [first, "7", #"hour: "7.5" is not a whole number"#],
+        ])
+    }
+
     @Test("rejected rows are kept with file, line, raw text and reason while the rows around them load")
     func rejectsAreKept() throws {
         let db = try LoaderFixture()

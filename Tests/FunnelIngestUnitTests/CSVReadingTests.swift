@@ -134,8 +134,8 @@ struct CSVReadingTests {
         let result = try readAll(path)
         #expect(result.rejects == [])
         #expect(result.lines[.adSpend] == [
-            "app\t2024-05-01\tfacebook\t120.5\t\t\tUSD\t1000\t\\N",
-            "app\t2024-05-02\tfacebook\t0.000001\tc1\tBR\tEUR\t7\t3",
+            "app\t2024-05-01\tfacebook\t120.5\t\t\tUSD\t1000\t\\N\t\\N",
+            "app\t2024-05-02\tfacebook\t0.000001\tc1\tBR\tEUR\t7\t3\t\\N",
         ])
         #expect(result.bounds[.adSpend]?.earliestDate == "2024-05-01")
         #expect(result.bounds[.adSpend]?.latestDate == "2024-05-02")

@@ -23,7 +23,65 @@ struct SpendResponseRenderingTests {
             ],
             inflatedDays: [InflatedDayRow(network: "adnova", date: "2024-06-10", spend: 250, paidInstalls: 20, cpi: 12.5,
                                           expectedCpi: 5, robustZ: 8.2, excessCost: 150)])
+        report.spendResponse.networks[0].curveForm = "power law"
         return report
+    }
+
+    /// The sample plus a saturating network (M = 100, K = 200 at $200 a day: marginal CPI $8,
+    /// headroom $300 against an LTV of $12.50; the example of docs/metrics.md), a campaign with too
+    /// little history, and CPI by hour of day (09:00 index 0.5, 20:00 index 1.5).
+    static func saturatingSample() -> Report {
+        var report = sample()
+        report.spendResponse.networks.append(
+            SpendResponseRow(network: "satnet", status: "fitted", days: 28, exponentB: 0.6, exponentBLow: 0.5,
+                             exponentBHigh: 0.7, scaleA: 3, rSquared: 0.99, currentSpend: 200, averageCpi: 4,
+                             marginalCpi: 8, ltvD180: 12.5, headroomSpend: 300, maxSpend: 800, saturated: true,
+                             inflatedDays: 0, advice: "raise spend from $200.00 to about $300.00 a day",
+                             curveForm: "saturating", saturatingCapacity: 100, saturatingHalfSpend: 200))
+        report.spendResponse.segments = [
+            SpendResponseRow(network: "adnova", status: "not enough data", days: 9, exponentB: nil, exponentBLow: nil,
+                             exponentBHigh: nil, scaleA: nil, rSquared: nil, currentSpend: nil, averageCpi: nil,
+                             marginalCpi: nil, ltvD180: nil, headroomSpend: nil, maxSpend: nil, saturated: nil,
+                             inflatedDays: 0, advice: "not enough spend history: 9 days with spend and installs (needs 14)",
+                             campaign: "adnova_new"),
+        ]
+        report.spendResponse.cpiByHour = [
+            HourlyCPIRow(network: "adnova", hour: 9, days: 2, spend: 60, paidInstalls: 6, cpi: 10, cpiIndex: 0.5),
+            HourlyCPIRow(network: "adnova", hour: 20, days: 2, spend: 180, paidInstalls: 6, cpi: 30, cpiIndex: 1.5),
+        ]
+        return report
+    }
+
+    @Test("the saturating form, segments and CPI by hour in text, HTML, CSV and JSON")
+    func saturatingSegmentsAndHours() throws {
+        let report = Self.saturatingSample()
+        let satnet = report.spendResponse.networks[2]
+        // The chart follows the chosen curve: 100 * 300 / (200 + 300) = 60 installs at the headroom.
+        #expect(abs((satnet.expectedInstalls(spend: 300) ?? 0) - 60) < 1e-9)
+        let text = TextRenderer.render(report)
+        #expect(text.contains("saturating"))
+        #expect(text.contains("adnova / campaign adnova_new"))
+        #expect(text.contains("not enough data"))
+        #expect(text.contains("CPI by hour of day"))
+        #expect(text.split(separator: "\n").allSatisfy { $0.count <= TextRenderer.width },
+                "\(text.split(separator: "\n").filter { $0.count > TextRenderer.width })")
+        let html = HTMLRenderer.render(report)
+        #expect(html.contains(">satnet, saturating (saturated)</text>"))
+        #expect(html.contains("<h3>Per campaign and per country</h3>"))
+        #expect(html.contains("<h3>CPI by hour of day</h3>"))
+        let files = Dictionary(uniqueKeysWithValues: CSVRenderer.render(report).map { ($0.name, $0.contents) })
+        let segments = try #require(files["spend_response_segments.csv"]).components(separatedBy: "\r\n")
+        #expect(segments[1].hasPrefix("adnova,adnova_new,all,not enough data,9,,"))
+        let hours = try #require(files["cpi_by_hour.csv"]).components(separatedBy: "\r\n")
+        #expect(hours[0] == "network,hour,days,spend,paid_installs,cpi,cpi_index")
+        #expect(hours[2] == "adnova,20,2,180,6,30,1.5")
+        let response = try #require(files["spend_response.csv"]).components(separatedBy: "\r\n")
+        #expect(response[3].hasSuffix(",saturating,100,200"))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(try JSONRenderer.render(report).utf8)) as? [String: Any])
+        let section = try #require(object["spend_response"] as? [String: Any])
+        #expect((section["cpi_by_hour"] as? [[String: Any]])?.last?["cpi_index"] as? Double == 1.5)
+        #expect((section["segments"] as? [[String: Any]])?.first?["status"] as? String == "not enough data")
+        #expect((section["networks"] as? [[String: Any]])?.last?["curve_form"] as? String == "saturating")
     }
 
     @Test("text: the table, the advice beside each network and the inflated days")
@@ -47,7 +105,8 @@ struct SpendResponseRenderingTests {
         let files = Dictionary(uniqueKeysWithValues: CSVRenderer.render(Self.sample()).map { ($0.name, $0.contents) })
         let response = try #require(files["spend_response.csv"]).components(separatedBy: "\r\n")
         #expect(response[0] == "network,status,days,exponent_b,exponent_b_low,exponent_b_high,scale_a,r_squared,current_spend,"
-            + "average_cpi,marginal_cpi,ltv_d180,headroom_spend,max_spend,saturated,inflated_days,advice")
+            + "average_cpi,marginal_cpi,ltv_d180,headroom_spend,max_spend,saturated,inflated_days,advice,curve_form,"
+            + "saturating_capacity,saturating_half_spend")
         #expect(response[1].hasPrefix("adnova,fitted,30,0.5,0.45,0.55,2,0.97,100,5,10,20,400,180,true,1,"))
         #expect(response[2].hasPrefix("shorty,not enough spend history,9,,,,,,,,,,,,,0,"))
         let days = try #require(files["cpi_inflated_days.csv"]).components(separatedBy: "\r\n")

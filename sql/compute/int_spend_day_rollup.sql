@@ -1,6 +1,8 @@
 -- int_spend_day_rollup: rebuilds spend (USD), impressions and clicks for the scope's dates and
 -- the spend dates the run's new files touch.
 -- Spend in a currency without a rate counts as 0 USD (compute's checks list such rows).
+-- A day's spend is the sum of its hour rows; a row without an hour counts only when its (date,
+-- network, campaign, country) has no hour rows (hour rows carry the day in more detail).
 -- Grain: one row per (app_id, spend_date, network, campaign, country). Reads: compute_scope, spend_scope,
 -- raw_ad_spend, currency_rates.
 insert into spend_scope (app_id, spend_date)
@@ -18,4 +20,8 @@ select a.app_id, a.spend_date, a.network, a.campaign, a.country,
 from raw_ad_spend a
 join spend_scope sc on sc.app_id = a.app_id and sc.spend_date = a.spend_date
 left join currency_rates cr on cr.currency = a.currency
+where a.hour is not null
+   or not exists (select 1 from raw_ad_spend h
+                  where h.app_id = a.app_id and h.spend_date = a.spend_date and h.network = a.network
+                    and h.campaign = a.campaign and h.country = a.country and h.hour is not null)
 group by a.app_id, a.spend_date, a.network, a.campaign, a.country;

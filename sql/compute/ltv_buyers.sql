@@ -3,9 +3,11 @@
 -- (PurchaseModelProjection: BG/NBD on the days, Gamma-Gamma on each buyer's mean revenue per
 -- purchase day); users who never bought are counted from the triangle's installs instead of read
 -- one by one. The days are those of int_user_facts.purchase_days: purchases at or after the
--- install, numbered by the day rule in force.
+-- install, numbered by the day rule in force. With them, the user and the cohort's last mature
+-- day as the projections count it (ltv_triangle.sql: the most recent data day left out), for
+-- each buyer's own value (fct_user_value).
 -- Grain: one row per (app_id, user_id) with purchases. Reads: int_user_facts, raw_purchases,
--- currency_rates, compute_settings.
+-- currency_rates, compute_settings, compute_state.
 with settings as (
     select * from compute_settings where app_id = ''
 ), buyer_days as (
@@ -22,8 +24,13 @@ with settings as (
 )
 select f.app_id, f.network, f.cohort_date::text,
        string_agg(b.day_n::text, ',' order by b.day_n),
-       string_agg(b.revenue_usd::float8::text, ',' order by b.day_n)
+       string_agg(b.revenue_usd::float8::text, ',' order by b.day_n),
+       f.user_id,
+       least(s.max_day, cs.data_through_date - f.cohort_date
+                        - case when s.day_rule = 'hours24' then 1 else 0 end - 1) as last_day
 from buyer_days b
 join int_user_facts f on f.app_id = b.app_id and f.user_id = b.user_id
+join compute_state cs on cs.app_id = f.app_id
+cross join settings s
 where b.day_n >= 0
-group by f.app_id, f.user_id, f.network, f.cohort_date;
+group by f.app_id, f.user_id, f.network, f.cohort_date, cs.data_through_date, s.max_day, s.day_rule;

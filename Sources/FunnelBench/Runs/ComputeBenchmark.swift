@@ -99,7 +99,8 @@ public struct ComputeBenchmark {
     /// Times the LTV projection's parts on the computed data: reading the triangles and every
     /// buyer's purchase days, grouping every install's history, the per-user BG/NBD fit on the
     /// grouped rows (beside one likelihood evaluation on the grouped rows and on one row per
-    /// user, the baseline the grouping saves), and the whole back-test of the three methods.
+    /// user, the baseline the grouping saves), the Gamma-Gamma spend fit on the buyers' grouped
+    /// mean spends (beside one evaluation on one row per buyer), and the whole back-test.
     func benchLTVProjection(_ connection: PostgresConnection, app: String) throws {
         var started = Date()
         let triangles = try LTVTriangles.load(connection)
@@ -137,9 +138,28 @@ public struct ComputeBenchmark {
                      groupedEvaluation * 1000, ungroupedEvaluation * 1000, ungroupedEvaluation / max(groupedEvaluation, 1e-9),
                      ungroupedEvaluation * Double(fit.optimizer.evaluations)))
         started = Date()
+        let spendData = PurchaseModelProjection.spendHistories(all)
+        let spend = PurchaseModelProjection.fitSpend(all)
+        let spendSeconds = Date().timeIntervalSince(started)
+        if let spend {
+            let perBuyer = spendData.flatMap { Array(repeating: SpendHistory(x: $0.x, meanSpend: $0.meanSpend), count: Int($0.weight)) }
+            started = Date()
+            _ = spend.logLikelihood(spendData)
+            let groupedSpend = Date().timeIntervalSince(started)
+            started = Date()
+            _ = spend.logLikelihood(perBuyer)
+            let perBuyerSpend = Date().timeIntervalSince(started)
+            print(String(format: "Gamma-Gamma spend:  %7.2f s  (grouped and fitted on %d buyers as %d rows: p = %.3g, q = %.3g, "
+                         + "gamma = %.3g, mean $%.2f per purchase day; one evaluation %.2f ms grouped, %.2f ms on one row per buyer)",
+                         spendSeconds, perBuyer.count, spendData.count, spend.p, spend.q, spend.gamma, spend.meanSpend,
+                         groupedSpend * 1000, perBuyerSpend * 1000))
+        } else {
+            print("Gamma-Gamma spend: no fit (fewer than \(PurchaseModelProjection.minimumSpendBuyers) buyers with revenue)")
+        }
+        started = Date()
         let outcome = LTVBacktest.run(networks: networks, horizons: FunnelConfiguration().ltvHorizons)
-        print(String(format: "LTV back-test:      %7.2f s  (3 methods, %d held-out projections over %d networks; chosen: %@)",
-                     Date().timeIntervalSince(started), outcome.points.count, networks.count,
+        print(String(format: "LTV back-test:      %7.2f s  (%d methods, %d held-out projections over %d networks; chosen: %@)",
+                     Date().timeIntervalSince(started), LTVMethod.allCases.count, outcome.points.count, networks.count,
                      outcome.chosen?.rawValue ?? "none"))
     }
 }

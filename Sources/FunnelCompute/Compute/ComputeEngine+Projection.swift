@@ -32,7 +32,7 @@ extension ComputeEngine {
                 // The app's per-user fit on the whole history warm-starts the back-test's refits
                 // and the networks' fits.
                 allFit = networks["all"].map(PurchaseModelProjection.histories).flatMap { PurchaseModelProjection.fitHistories($0) }
-                spend = networks["all"].flatMap(PurchaseModelProjection.fitSpend)
+                spend = networks["all"].flatMap { PurchaseModelProjection.fitSpend($0) }
                 outcome = LTVBacktest.run(networks: networks, horizons: horizons, start: allFit?.model)
                 try storeBacktest(connection, app: app, points: outcome.points, chosen: outcome.chosen, age: 0)
             } else {
@@ -48,17 +48,76 @@ extension ComputeEngine {
                     }
                     networks = triangles.byApp[app]!
                     allFit = networks["all"].map(PurchaseModelProjection.histories).flatMap { PurchaseModelProjection.fitHistories($0) }
-                    spend = networks["all"].flatMap(PurchaseModelProjection.fitSpend)
+                    spend = networks["all"].flatMap { PurchaseModelProjection.fitSpend($0) }
                 }
             }
+            var spendByNetwork: [String: GammaGamma] = [:]
             for network in networks.keys.sorted(by: { ($0 == "all" ? 0 : 1, $0) < ($1 == "all" ? 0 : 1, $1) }) {
                 let triangle = networks[network]!
+                // A network with as many buyers as its own BG/NBD fit needs gets its own spend model too.
+                let networkSpend = network == "all" ? spend
+                    : PurchaseModelProjection.fitSpend(triangle, minimumBuyers: LTVBacktest.minimumNetworkBuyers) ?? spend
+                spendByNetwork[network] = networkSpend
                 let projection = NetworkProjection(triangle: triangle, outcome: outcome, pooled: allFit,
-                                                   ownFit: network != "all", spend: spend)
+                                                   ownFit: network != "all", spend: networkSpend)
                 try store(connection, app: app, network: network, projection, outcome: outcome, horizons: horizons,
                           projectionHorizon: projectionHorizon)
             }
+            if refresh.contains(app) {
+                try storeUserValues(connection, app: app, buyers: triangles.buyersByApp[app] ?? [], fit: allFit?.model,
+                                    spend: spendByNetwork, networks: networks, horizon: projectionHorizon)
+            }
         }
+    }
+
+    /// Each buyer's expected value (`fct_user_value`), made with the per-user model: P(alive) and
+    /// the expected purchase days from the user's age to `horizon` by the app's BG/NBD fit, each
+    /// valued by the network's Gamma-Gamma model given the user's own days and mean (the network's
+    /// mean revenue per purchase day without one). Without a fit the app's rows are only removed.
+    private func storeUserValues(_ connection: PostgresConnection, app: String, buyers: [LTVTriangles.Buyer], fit: BGNBD?,
+                                 spend: [String: GammaGamma], networks: [String: CohortTriangle], horizon: Int) throws {
+        try connection.query("delete from fct_user_value where app_id = $1", [app])
+        guard let fit else { return }
+        var users: [String] = [], userNetworks: [String] = [], cohorts: [String] = []
+        var days: [Int] = [], lastDays: [Int] = [], ages: [Int] = []
+        var revenue: [Double] = [], alive: [Double] = [], purchases: [Double] = [], perDay: [Double] = []
+        for buyer in buyers where buyer.lastDay >= 0 {
+            var x = 0
+            var last = -1
+            var total = 0.0
+            for (index, day) in buyer.days.enumerated() where day <= buyer.lastDay {
+                x += 1
+                last = day
+                total += buyer.revenue[index]
+            }
+            guard x > 0 else { continue }
+            let age = Double(buyer.lastDay + 1)
+            let expected = fit.expectedPurchases(t: max(0, Double(horizon + 1) - age), x: x, tx: Double(last + 1), T: age)
+            let value = spend[buyer.network].map { $0.conditionalExpectedSpend(x: x, meanSpend: total / Double(x)) }
+                ?? networks[buyer.network]?.revenuePerPurchase ?? total / Double(x)
+            guard expected.isFinite, value.isFinite else { continue }
+            users.append(buyer.userID)
+            userNetworks.append(buyer.network)
+            cohorts.append(buyer.cohortDate)
+            days.append(x)
+            lastDays.append(last)
+            ages.append(buyer.lastDay + 1)
+            revenue.append(total)
+            alive.append(fit.probabilityAlive(x: x, tx: Double(last + 1), T: age))
+            purchases.append(expected)
+            perDay.append(value)
+        }
+        try connection.query("""
+            insert into fct_user_value (app_id, user_id, network, cohort_date, purchase_days, last_purchase_day, age_days,
+                                        revenue, p_alive, horizon, expected_purchases, expected_spend, expected_revenue,
+                                        data_through)
+            select $1, u.user_id, u.network, u.cohort_date::date, u.x, u.last_day, u.age, round(u.revenue::numeric, 6),
+                   u.alive, $12, u.purchases, u.per_day, u.purchases * u.per_day,
+                   (select data_through_date from compute_state where app_id = $1)
+            from unnest($2::text[], $3::text[], $4::text[], $5::int[], $6::int[], $7::int[], $8::float8[], $9::float8[],
+                        $10::float8[], $11::float8[]) as u (user_id, network, cohort_date, x, last_day, age, revenue, alive,
+                                                            purchases, per_day)
+            """, [app, users, userNetworks, cohorts, days, lastDays, ages, revenue, alive, purchases, perDay, horizon])
     }
 
     /// Days between fresh back-tests of the per-user model. Its refits cost a daily run more than

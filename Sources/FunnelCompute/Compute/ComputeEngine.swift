@@ -291,6 +291,7 @@ public struct ComputeEngine: Sendable {
         try timed("fct_ltv_models") { try projectLTV(connection, full: full) }
         try timed("fct_networks") { try connection.execute(SQLCatalog.text("compute/fct_networks.sql")) }
         try timed("fct_spend_response") { try buildSpendResponse(connection) }
+        try timed("fct_cpi_hourly") { try connection.execute(SQLCatalog.text("compute/fct_cpi_hourly.sql")) }
     }
 
     /// The invariant checks of `sql/checks/` that return rows.

@@ -8,6 +8,19 @@ public import PostgresClient
 public struct LTVTriangles: Sendable {
     /// Triangles by app, then by network ("all" included).
     public let byApp: [String: [String: CohortTriangle]]
+    /// Every buyer by app, when read `withBuyers`.
+    public var buyersByApp: [String: [Buyer]] = [:]
+
+    /// One buyer: their purchase days (ascending) and the revenue on each, and the last day of
+    /// their cohort the projections count.
+    public struct Buyer: Sendable {
+        public let userID: String
+        public let network: String
+        public let cohortDate: String
+        public let lastDay: Int
+        public let days: [Int]
+        public let revenue: [Double]
+    }
 
     /// Reads the triangles; `withBuyers` false leaves the buyers' purchase days out (the per-user
     /// model then cannot fit). `completeDaysOnly` leaves out each cohort's most recent data day
@@ -25,6 +38,7 @@ public struct LTVTriangles: Sendable {
             var buyerRevenue: [[Double]] = []
         }
         var cohorts: [Key: Building] = [:]
+        var buyersByApp: [String: [Buyer]] = [:]
         for row in try connection.query(SQLCatalog.text("compute/ltv_triangle.sql"), [completeDaysOnly ? 1 : 0]) {
             let key = Key(app: try row.decode(String.self, at: 0), network: try row.decode(String.self, at: 1),
                           cohort: try row.decode(String.self, at: 2))
@@ -46,6 +60,9 @@ public struct LTVTriangles: Sendable {
                 let days = try row.decode(String.self, at: 3).split(separator: ",").compactMap { Int($0) }
                 let revenue = try row.decode(String.self, at: 4).split(separator: ",").compactMap { Double($0) }
                 guard !days.isEmpty, revenue.count == days.count else { continue }
+                buyersByApp[app, default: []].append(Buyer(userID: try row.decode(String.self, at: 5), network: network,
+                                                           cohortDate: cohort, lastDay: try row.decode(Int.self, at: 6),
+                                                           days: days, revenue: revenue))
                 for key in [Key(app: app, network: network, cohort: cohort), Key(app: app, network: "all", cohort: cohort)]
                 where cohorts[key] != nil {
                     cohorts[key]!.buyers.append(days)
@@ -60,8 +77,10 @@ public struct LTVTriangles: Sendable {
                                                    purchasesByDay: cohort.purchases, buyerPurchaseDays: cohort.buyers,
                                                    buyerPurchaseRevenue: cohort.buyerRevenue)))
         }
-        return LTVTriangles(byApp: byApp.mapValues { networks in
+        var triangles = LTVTriangles(byApp: byApp.mapValues { networks in
             networks.mapValues { CohortTriangle(cohorts: $0.sorted { $0.0 < $1.0 }.map(\.1)) }
         })
+        triangles.buyersByApp = buyersByApp
+        return triangles
     }
 }

@@ -187,7 +187,7 @@ public struct LTVBacktest: Sendable {
         var pooledSpend: GammaGamma?
         if methods.contains(.purchaseModel), let pooled {
             pooledFit = PurchaseModelProjection.fitHistories(pooled, start: start, refit: start != nil)
-            pooledSpend = held["all"].flatMap(PurchaseModelProjection.fitSpend)
+            pooledSpend = held["all"].flatMap { PurchaseModelProjection.fitSpend($0) }
         }
         var points: [Point] = []
         for network in networks.keys.sorted(by: { ($0 == "all" ? 0 : 1, $0) < ($1 == "all" ? 0 : 1, $1) }) {

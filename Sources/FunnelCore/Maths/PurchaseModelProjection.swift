@@ -127,11 +127,11 @@ public struct PurchaseModelProjection: Sendable {
     /// Fewest buyers with revenue the spend model is fitted on.
     public static let minimumSpendBuyers = 30
 
-    /// The Gamma-Gamma fit on a triangle's buyers; nil with fewer than `minimumSpendBuyers` buyers
-    /// with revenue, or a fit without a finite population mean (q <= 1).
-    public static func fitSpend(_ triangle: CohortTriangle) -> GammaGamma? {
+    /// The Gamma-Gamma fit on a triangle's buyers; nil with fewer than `minimumBuyers` buyers with
+    /// revenue, or a fit without a finite population mean (q <= 1).
+    public static func fitSpend(_ triangle: CohortTriangle, minimumBuyers: Int = minimumSpendBuyers) -> GammaGamma? {
         let data = spendHistories(triangle)
-        guard data.reduce(0, { $0 + $1.weight }) >= Double(minimumSpendBuyers),
+        guard data.reduce(0, { $0 + $1.weight }) >= Double(minimumBuyers),
               let fit = GammaGamma.fit(data, minimiser: minimiser), fit.model.meanSpend.isFinite
         else { return nil }
         return fit.model

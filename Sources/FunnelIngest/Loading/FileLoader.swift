@@ -21,6 +21,10 @@ public final class FileLoader {
     public var mergeWorkMem = "128MB"
     /// How far a compressed file may expand before it is refused.
     public var expansion = ExpansionLimit()
+    /// Which merge each kind takes: chosen per file and kind by default (``BulkMerge``).
+    public var mergePath = MergePath.automatic
+    /// The fewest rows of a kind in a file for which the automatic choice may take the bulk merge.
+    public var bulkMinimumRows = 50_000
 
     /// The staging tables that may hold rows of an earlier file: each is noted before a COPY into
     /// it, and only these are emptied before the next file (truncating all nine for every file took
@@ -41,11 +45,12 @@ public final class FileLoader {
     /// - Parameters:
     ///   - shouldStop: checked between batches; when true, the load stops before the merge and
     ///     throws ``LoadInterruption/stopRequested`` (the caller puts the file back on the queue).
-    ///   - progress: called after each batch with the records it read.
+    ///   - progress: called after each batch with the records it read and the bytes of the file
+    ///     (as stored) it advanced.
     /// - Throws: ``FileRefusal`` or ``ReaderOptionError`` for a file to refuse (nothing stored),
     ///   ``LoadInterruption``, or a ``PostgresError``.
     public func load(_ file: ClaimedFile, now: Date = Date(), shouldStop: () -> Bool = { false },
-                     progress: (Int) -> Void = { _ in }) throws -> FileLoadCounts {
+                     progress: (_ rows: Int, _ bytes: Int64) -> Void = { _, _ in }) throws -> FileLoadCounts {
         try emptyStaging()
         var options = ReaderOptions(kind: file.kind, assumeTimeZone: file.assumeTimeZone, now: now)
         options.expansion = expansion
@@ -58,8 +63,15 @@ public final class FileLoader {
         // its parent until commit, and empty partitions are harmless if this load then fails.
         // Only the months that hold rows get one: a stray row from 2000 among today's must not
         // create the 300 partitions between them.
+        var bulkKinds: Set<EventKind> = []
         for kind in EventKind.allCases {
             guard let months = staged.months[kind], !months.isEmpty else { continue }
+            if try takesBulkMerge(kind, stagedRows: staged.rows[kind, default: 0], months: months) {
+                // Its new months are built by the merge itself (BulkMerge), not created empty here.
+                bulkKinds.insert(kind)
+                try connection.execute("analyze \(Self.stagingTable(kind))\(Self.analyzedColumns(kind))")
+                continue
+            }
             for run in Self.monthRuns(months) {
                 try connection.query("select ensure_month_partitions($1, $2::date, $3::date)",
                                      [kind.rawTable, Self.monthStart(run.lowerBound), Self.monthStart(run.upperBound)])
@@ -75,6 +87,14 @@ public final class FileLoader {
             var loaded = 0
             for kind in EventKind.allCases where staged.rows[kind, default: 0] > 0 {
                 try connection.query("select pg_advisory_xact_lock($1)", [Self.mergeLock(kind).value])
+                if bulkKinds.contains(kind) {
+                    let mergeStarted = clock.now
+                    loaded += try BulkMerge.merge(connection, kind: kind, fileID: file.fileID, months: staged.months[kind] ?? [],
+                                                  logger: connection.logger)
+                    connection.logger.debug("kind merged", metadata: ["load.kind": "\(kind.rawValue)", "load.path": "bulk",
+                                                                      "load.seconds": .string((clock.now - mergeStarted).secondsText)])
+                    continue
+                }
                 let probes = try Self.prefersIndexProbes(connection, kind: kind, stagedRows: staged.rows[kind, default: 0])
                 try connection.execute(Self.joinSettings(probes: probes))
                 let mergeStarted = clock.now
@@ -95,6 +115,23 @@ public final class FileLoader {
             guard finished.rows.count == 1 else { throw LoadInterruption.claimLost(fileID: file.fileID) }
         }
         return staged.counts
+    }
+
+    /// Whether a kind's staged rows take the bulk merge: never for ad spend (restated, small);
+    /// always or never when ``mergePath`` says so; otherwise when ``BulkMerge/isPreferred`` finds
+    /// the file large against what is stored. Outside the merge transaction: the merge looks at
+    /// the partitions again under its lock.
+    func takesBulkMerge(_ kind: EventKind, stagedRows: Int, months: Set<Int32>) throws -> Bool {
+        guard kind.isEvent, stagedRows > 0 else { return false }
+        switch mergePath {
+        case .daily: return false
+        case .bulk: return true
+        case .automatic:
+            guard stagedRows >= bulkMinimumRows else { return false }
+            let newMonths = try BulkMerge.missingMonths(connection, kind: kind, months: months).count
+            let stored = try connection.query(SQLCatalog.text("ingest/raw_rows_estimate.sql"), [kind.rawTable]).scalar(Double.self)
+            return BulkMerge.isPreferred(stagedRows: stagedRows, newMonths: newMonths, storedRows: stored, minimumRows: bulkMinimumRows)
+        }
     }
 
     /// Whether the installs' merge should look each staged event up in the raw table's indexes
@@ -184,12 +221,13 @@ public final class FileLoader {
     }
 
     private func stage(_ file: ClaimedFile, options: ReaderOptions, shouldStop: () -> Bool,
-                       progress: (Int) -> Void) throws -> Staged {
+                       progress: (_ rows: Int, _ bytes: Int64) -> Void) throws -> Staged {
         var staged = Staged()
         let pipeline = BatchPipeline(path: file.path, options: options, batchRows: batchRows)
         defer { pipeline.close() }
         var lastRenewal = ContinuousClock.now
         var rejectText: [UInt8] = []
+        var bytesReported: Int64 = 0
         while let sink = try pipeline.next() {
             for kind in sink.kinds {
                 filledStaging.insert(Self.stagingTable(kind))
@@ -210,7 +248,8 @@ public final class FileLoader {
             }
             staged.counts.rowsRead += sink.rowsRead
             staged.counts.lines += sink.lineCounts
-            progress(sink.rowsRead)
+            progress(sink.rowsRead, max(0, sink.storedBytesConsumed - bytesReported))
+            bytesReported = max(bytesReported, sink.storedBytesConsumed)
             pipeline.recycle(sink)
             if shouldStop() { throw LoadInterruption.stopRequested }
             if ContinuousClock.now - lastRenewal > .seconds(leaseSeconds / 3) {

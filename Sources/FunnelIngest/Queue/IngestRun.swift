@@ -113,6 +113,11 @@ public struct IngestRun: Sendable {
             }
         }
         let fileIDs = Array(Set(tracked.values)).sorted()
+        var runBytes: Int64 = 0
+        for index in Set(tracked.keys) where firstPathOfFile[tracked[index]!] == files[index] {
+            if case .success(let checksum) = checksums[index] { runBytes += checksum.size }
+        }
+        progress.setTotal(bytes: runBytes)
         var loadedHere: [Int64: FileLoadCounts] = [:]
         if !fileIDs.isEmpty {
             loadedHere = try runWorkers(among: fileIDs, stop: stop, progress: progress, logger: logger)

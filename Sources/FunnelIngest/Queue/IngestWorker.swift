@@ -15,14 +15,20 @@ public struct WorkerOptions: Sendable {
     public var largestFirst: Bool
     /// How far a compressed file may expand before it is refused.
     public var expansion: ExpansionLimit
+    /// Which merge the loader takes (automatic: the bulk merge for large loads, ``BulkMerge``).
+    public var mergePath: MergePath
+    /// The fewest rows of a kind in a file for which the automatic choice may take the bulk merge.
+    public var bulkMinimumRows: Int
 
     public init(leaseSeconds: Double = 60, pollSeconds: Double = 1, maxAttempts: Int = 3, largestFirst: Bool = false,
-                expansion: ExpansionLimit = ExpansionLimit()) {
+                expansion: ExpansionLimit = ExpansionLimit(), mergePath: MergePath = .automatic, bulkMinimumRows: Int = 50_000) {
         self.leaseSeconds = leaseSeconds
         self.pollSeconds = pollSeconds
         self.maxAttempts = maxAttempts
         self.largestFirst = largestFirst
         self.expansion = expansion
+        self.mergePath = mergePath
+        self.bulkMinimumRows = bulkMinimumRows
     }
 }
 
@@ -82,6 +88,8 @@ public final class IngestWorker {
         let fresh = try settings.connect(logger: logger)
         let freshLoader = try FileLoader(connection: fresh, workerID: workerID, leaseSeconds: options.leaseSeconds)
         freshLoader.expansion = options.expansion
+        freshLoader.mergePath = options.mergePath
+        freshLoader.bulkMinimumRows = options.bulkMinimumRows
         connection = fresh
         loader = freshLoader
         return (fresh, freshLoader)
@@ -94,9 +102,13 @@ public final class IngestWorker {
         logger.info("loading file", metadata: ["file.id": "\(file.fileID)", "file.path": "\(file.path)"])
         do {
             let (_, loader) = try ready()
-            let counts = try loader.load(file, shouldStop: { stop.isSet }, progress: { progress?.add(rows: $0) })
+            var bytesRead: Int64 = 0
+            let counts = try loader.load(file, shouldStop: { stop.isSet }, progress: {
+                bytesRead += $1
+                progress?.add(rows: $0, bytes: $1)
+            })
             loadedFiles[file.fileID] = counts
-            progress?.fileDone()
+            progress?.fileDone(bytes: bytesRead)
             let elapsed = ContinuousClock.now - started
             logger.info("file loaded", metadata: [
                 "file.path": "\(file.path)", "load.rows": "\(counts.rowsLoaded)",

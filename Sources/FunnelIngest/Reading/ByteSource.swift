@@ -30,6 +30,9 @@ final class ByteSource {
     let isGzip: Bool
     /// Bytes read from the file (compressed bytes are not counted: this is what the parser saw).
     private(set) var bytesProduced: Int64 = 0
+    /// How far into the file as stored the reads have come (for a .gz file, the compressed bytes
+    /// consumed): what a progress line compares with the file's size.
+    private(set) var storedBytesConsumed: Int64 = 0
     private let limit: ExpansionLimit
 
     init(path: String, limit: ExpansionLimit = ExpansionLimit()) throws(Failure) {
@@ -68,6 +71,7 @@ final class ByteSource {
                 let n = systemRead(fd, destination, count)
                 if n >= 0 {
                     bytesProduced += Int64(n)
+                    storedBytesConsumed = bytesProduced
                     return n
                 }
                 if errno == EINTR { continue }
@@ -86,6 +90,7 @@ final class ByteSource {
                 throw .badGzip(message.isEmpty ? "inflate failed" : message)
             }
             bytesProduced += Int64(n)
+            storedBytesConsumed = Int64(gzoffset(file))
             try checkExpansion(gzoffset(file))
             return Int(n)
         }

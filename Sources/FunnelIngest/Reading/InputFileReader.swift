@@ -208,6 +208,7 @@ public final class InputFileReader {
             read += 1
         }
         sink.rowsRead += read
+        sink.storedBytesConsumed = source.storedBytesConsumed
         let now = LineCounts(
             lines: scanner.linesRead - (pending.map { $0.lines } ?? 0), header: headerLines,
             blank: scanner.blankLines + whiteSpaceLines, continuation: continuationLines)

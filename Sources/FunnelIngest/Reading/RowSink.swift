@@ -21,6 +21,9 @@ public struct RowSink: Sendable {
     /// The physical lines this batch passed, by what became of them (the first batch has the
     /// header's).
     public var lineCounts = LineCounts()
+    /// How far into the file as stored the reader had come at the end of this batch (compressed
+    /// bytes for a .gz file), for progress against the file's size.
+    public var storedBytesConsumed: Int64 = 0
 
     public init() {
         buffers = Array(repeating: [], count: EventKind.allCases.count)

@@ -91,10 +91,12 @@ struct KindPlan {
         lookup = FieldLookup(specs.map(\.name))
     }
 
-    /// Sanity limits of count fields: `day` of retention at most 10,000; fields stored in an
+    /// Sanity limits of count fields: `hour` of ad_spend at most 23 (an hour of the day, 0-23);
+    /// `day` of retention at most 10,000; fields stored in an
     /// `integer` column at most 2^31-1; the rest (bigint) at most 10^15.
     static func countLimit(_ name: String) -> Int64 {
         switch name {
+        case "hour": 23
         case "day": 10_000
         case "session_seconds": Int64(Int32.max)
         default: 1_000_000_000_000_000

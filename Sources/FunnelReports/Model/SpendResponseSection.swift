@@ -8,19 +8,49 @@ import PostgresClient
 public struct SpendResponseSection: Sendable, Codable, Equatable {
     public var networks: [SpendResponseRow]
     public var inflatedDays: [InflatedDayRow]
+    /// The curves per campaign and per country of networks with at least two of them
+    /// (spend_response_segments.csv); `campaign` or `country` is "all" on each.
+    public var segments: [SpendResponseRow] = []
+    /// CPI by hour of day per network, from the spend rows that carry an hour (cpi_by_hour.csv).
+    public var cpiByHour: [HourlyCPIRow] = []
 
     public static let empty = SpendResponseSection(networks: [], inflatedDays: [])
 
     private enum CodingKeys: String, CodingKey {
         case networks
         case inflatedDays = "inflated_days"
+        case segments
+        case cpiByHour = "cpi_by_hour"
     }
 
     /// The section of one app.
     static func read(_ connection: PostgresConnection, app: String) throws -> SpendResponseSection {
         SpendResponseSection(
             networks: try connection.query(SQLCatalog.text("reports/spend_response.sql"), [app]).map(SpendResponseRow.init),
-            inflatedDays: try connection.query(SQLCatalog.text("reports/cpi_inflated_days.sql"), [app]).map(InflatedDayRow.init))
+            inflatedDays: try connection.query(SQLCatalog.text("reports/cpi_inflated_days.sql"), [app]).map(InflatedDayRow.init),
+            segments: try connection.query(SQLCatalog.text("reports/spend_response_segments.sql"), [app])
+                .map(SpendResponseRow.init),
+            cpiByHour: try connection.query(SQLCatalog.text("reports/cpi_by_hour.sql"), [app]).map(HourlyCPIRow.init))
+    }
+}
+
+/// One network's CPI in one hour of the day (reporting time zone) over the days whose spend rows
+/// carry hours: spend / paid installs of that hour, and its index against the network's CPI over
+/// the same days.
+public struct HourlyCPIRow: Sendable, Codable, Equatable {
+    public var network: String
+    public var hour: Int
+    public var days: Int
+    public var spend: Decimal
+    public var paidInstalls: Int
+    public var cpi: Decimal?
+    public var cpiIndex: Double?
+
+    private enum CodingKeys: String, CodingKey {
+        case network, hour, days, spend
+        case paidInstalls = "paid_installs"
+        case cpi
+        case cpiIndex = "cpi_index"
     }
 }
 
@@ -40,9 +70,20 @@ public struct SpendResponseRow: Sendable, Codable, Equatable {
     public var saturated: Bool?
     public var inflatedDays: Int
     public var advice: String
+    /// The segment: "all" on a network's own row.
+    public var campaign = "all"
+    public var country = "all"
+    /// "power law" or "saturating": the curve the figures come from (nil without a curve).
+    public var curveForm: String?
+    /// The saturating curve installs = M * spend / (K + spend) fitted beside the power law.
+    public var saturatingCapacity: Double?
+    public var saturatingHalfSpend: Double?
 
     private enum CodingKeys: String, CodingKey {
-        case network, status, days
+        case network, campaign, country, status, days
+        case curveForm = "curve_form"
+        case saturatingCapacity = "saturating_capacity"
+        case saturatingHalfSpend = "saturating_half_spend"
         case exponentB = "exponent_b"
         case exponentBLow = "exponent_b_low"
         case exponentBHigh = "exponent_b_high"
@@ -59,8 +100,11 @@ public struct SpendResponseRow: Sendable, Codable, Equatable {
         case advice
     }
 
-    /// Installs a day of `spend` buys on the curve (average weekday); nil without a curve.
+    /// Installs a day of `spend` buys on the chosen curve (average weekday); nil without a curve.
     public func expectedInstalls(spend: Double) -> Double? {
+        if curveForm == "saturating", let capacity = saturatingCapacity, let half = saturatingHalfSpend {
+            return capacity * spend / (half + spend)
+        }
         guard let a = scaleA, let b = exponentB else { return nil }
         return a * pow(spend, min(b, 1))
     }
@@ -104,6 +148,23 @@ extension SpendResponseRow {
         saturated = try row.decode(Bool?.self, column: "saturated")
         inflatedDays = try row.int("inflated_days")
         advice = try row.text("advice")
+        campaign = try row.text("campaign")
+        country = try row.text("country")
+        curveForm = try row.decode(String?.self, column: "curve_form")
+        saturatingCapacity = try row.number("saturating_capacity")
+        saturatingHalfSpend = try row.number("saturating_half_spend")
+    }
+}
+
+extension HourlyCPIRow {
+    init(_ row: PostgresRow) throws {
+        network = try row.text("network")
+        hour = try row.int("hour")
+        days = try row.int("days")
+        spend = try row.money("spend") ?? 0
+        paidInstalls = try row.int("paid_installs")
+        cpi = try row.money("cpi")
+        cpiIndex = try row.number("cpi_index")
     }
 }
 

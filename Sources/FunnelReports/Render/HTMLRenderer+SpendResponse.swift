@@ -8,13 +8,13 @@ extension HTMLRenderer {
         guard !section.networks.isEmpty else { return "" }
         let charts = section.networks.map(Charts.spendResponse).joined()
         var html = "<section><h2>Spend response</h2><div class=\"grid\">" + charts + "</div>"
-            + "<p class=\"note\">Curve: installs a day bought at each daily spend (installs = a · spend^b, average "
-            + "weekday). Solid line: today's spend (mean of the last 14 days with spend). Dashed line: the headroom, "
+            + "<p class=\"note\">Curve: installs a day bought at each daily spend on the average weekday, by the form "
+            + "that fits better (AIC): power law installs = a · spend^b or saturating installs = M · spend / (K + spend). Solid line: today's spend (mean of the last 14 days with spend). Dashed line: the headroom, "
             + "where the marginal CPI meets the projected D180 LTV. Saturated: marginal CPI at least 1.3× the average.</p>"
-        html += rowsTable(["network", "b (90% interval)", "spend a day", "average CPI", "marginal CPI", "D180 LTV", "headroom",
+        html += rowsTable(["network", "curve", "b (90% interval)", "spend a day", "average CPI", "marginal CPI", "D180 LTV", "headroom",
                            "saturated", "advice"],
                           section.networks.map { row in
-                              [row.network,
+                              [row.network, row.curveForm ?? Formatting.missing,
                                row.exponentB.map { "\(Formatting.ratio($0)) [\(Formatting.ratio(row.exponentBLow))–\(Formatting.ratio(row.exponentBHigh))]" }
                                    ?? Formatting.missing,
                                Formatting.money(row.currentSpend), Formatting.money(row.averageCpi),
@@ -22,6 +22,27 @@ extension HTMLRenderer {
                                Formatting.money(row.headroomSpend),
                                row.saturated.map { $0 ? "saturated" : "no" } ?? Formatting.missing, row.advice]
                           })
+        if !section.segments.isEmpty {
+            html += "<h3>Per campaign and per country</h3>"
+                + rowsTable(["network", "campaign", "country", "curve", "b (90% interval)", "spend a day", "average CPI",
+                             "marginal CPI", "headroom", "advice"],
+                            section.segments.map { row in
+                                [row.network, row.campaign, row.country, row.curveForm ?? row.status,
+                                 row.exponentB.map { "\(Formatting.ratio($0)) [\(Formatting.ratio(row.exponentBLow))–\(Formatting.ratio(row.exponentBHigh))]" }
+                                     ?? Formatting.missing,
+                                 Formatting.money(row.currentSpend), Formatting.money(row.averageCpi),
+                                 Formatting.money(row.marginalCpi), Formatting.money(row.headroomSpend), row.advice]
+                            })
+        }
+        if !section.cpiByHour.isEmpty {
+            html += "<h3>CPI by hour of day</h3><p class=\"note\">Hours in the reporting time zone, over the days whose "
+                + "spend rows carry an hour; index: the hour's CPI over the network's.</p>"
+                + rowsTable(["network", "hour", "days", "spend", "paid installs", "CPI", "index"],
+                            section.cpiByHour.map {
+                                [$0.network, String(format: "%02d", $0.hour), String($0.days), Formatting.money($0.spend),
+                                 Formatting.grouped($0.paidInstalls), Formatting.money($0.cpi), Formatting.ratio($0.cpiIndex)]
+                            })
+        }
         if !section.inflatedDays.isEmpty {
             html += "<h3>Days with an abnormally high CPI</h3>"
                 + rowsTable(["network", "date", "spend", "paid installs", "CPI", "expected CPI", "excess cost"],
@@ -63,7 +84,7 @@ extension Charts {
             + (row.headroomSpend.map { ", headroom \(Formatting.money($0)) a day" } ?? ", no headroom within the curve's range")
             + "</title>"
             + "<text x=\"\(Int(left))\" y=\"16\" font-size=\"14\" font-weight=\"bold\" fill=\"#1a1a1a\">\(esc(row.network))"
-            + (row.saturated == true ? " (saturated)" : "") + "</text>"
+            + (row.curveForm.map { ", \($0)" } ?? "") + (row.saturated == true ? " (saturated)" : "") + "</text>"
             + "<line x1=\"\(Int(left))\" y1=\"\(f(height - bottom))\" x2=\"\(Int(width - 10))\" y2=\"\(f(height - bottom))\" stroke=\"#555\"/>"
             + "<line x1=\"\(Int(left))\" y1=\"\(Int(top))\" x2=\"\(Int(left))\" y2=\"\(f(height - bottom))\" stroke=\"#555\"/>"
             + "<text x=\"\(Int(width - 10))\" y=\"\(f(height - 8))\" font-size=\"11\" text-anchor=\"end\" fill=\"#1a1a1a\">"

@@ -1,6 +1,6 @@
 -- synthetic/ad_spend: spend per (date, paid network, campaign, country) in [$2, $3] at a fixed
 -- CPI per network (adnova 1.60, pixelreach 2.30, clickstorm 3.80) with impressions and clicks.
--- Grain: one row per (app, date, network, campaign, country). Reads: raw_installs.
+-- Grain: one row per (app, date, network, campaign, country), no hour. Reads: raw_installs.
 -- Parameters: $1 app, $2 from, $3 to, $4 file_id.
 insert into raw_ad_spend (app_id, spend_date, network, campaign, country, spend, currency, impressions,
                           clicks, file_id)
@@ -13,5 +13,5 @@ where i.app_id = $1 and i.network <> 'organic' and i.referrer_user_id is null
   and i.installed_at >= $2::date::timestamp at time zone 'UTC'
   and i.installed_at < ($3::date + 1)::timestamp at time zone 'UTC'
 group by i.installed_at::date, i.network, coalesce(i.campaign, ''), coalesce(i.country, '')
-on conflict (app_id, spend_date, network, campaign, country)
+on conflict (app_id, spend_date, network, campaign, country, hour)
 do update set spend = excluded.spend, file_id = excluded.file_id

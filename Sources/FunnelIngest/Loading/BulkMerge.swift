@@ -1,0 +1,119 @@
+import Foundation
+public import FunnelCore
+import FunnelSQL
+import Logging
+public import PostgresClient
+
+/// Which merge a file's rows of one kind take into the raw tables.
+public enum MergePath: String, Sendable, CaseIterable {
+    /// The loader chooses per kind (``BulkMerge/isPreferred(stagedRows:newMonths:storedRows:minimumRows:)``).
+    case automatic
+    /// Always the daily merge (merge_events.sql, merge_installs.sql): index insertions.
+    case daily
+    /// Always the bulk merge, for every event kind but ad spend.
+    case bulk
+}
+
+/// The bulk merge: a large file's events of one kind go, deduplicated set-wise, into a load table
+/// whose partitions are the raw table's new months; those are then attached to the raw table,
+/// which builds their indexes in one sorted pass each, instead of inserting every row into every
+/// index. Months the raw table already has go through its indexes as the daily merge does.
+///
+/// Runs inside the file's merge transaction, under the kind's merge lock: the load table, the new
+/// partitions and a key table's rebuilt primary key all commit with the file's `loaded` mark or
+/// not at all, so a kill at any moment leaves either the whole file or nothing (and no load table
+/// behind). Each event is stored once, as by the daily merge: the first copy in file order of an
+/// event the file holds twice, nothing of an event already stored.
+enum BulkMerge {
+    /// Whether the bulk merge is worth taking for a kind: the file brings at least
+    /// `minimumRows`, and either opens a month the raw table has no partition for yet (a first
+    /// import, a new month) or at least a quarter of what is stored (a re-import).
+    static func isPreferred(stagedRows: Int, newMonths: Int, storedRows: Double, minimumRows: Int) -> Bool {
+        guard stagedRows >= minimumRows else { return false }
+        return newMonths > 0 || Double(stagedRows) * 4 >= storedRows
+    }
+
+    /// The monthly partition name of a raw table, as `ensure_month_partitions` names it
+    /// (`raw_ux_2024_05`), for a month given as `year * 12 + month - 1`.
+    static func partitionName(_ kind: EventKind, month: Int32) -> String {
+        let (year, monthIndex) = Int(month).quotientAndRemainder(dividingBy: 12)
+        return kind.rawTable + String(format: "_%04d_%02d", year, monthIndex + 1)
+    }
+
+    /// The months among `months` whose partition of the kind's raw table does not exist yet.
+    static func missingMonths(_ connection: PostgresConnection, kind: EventKind, months: Set<Int32>) throws -> [Int32] {
+        let byName = Dictionary(uniqueKeysWithValues: months.map { (partitionName(kind, month: $0), $0) })
+        let missing = try connection.query(SQLCatalog.text("ingest/bulk_missing_partitions.sql"), [Array(byName.keys)])
+        return try missing.rows.map { try byName[$0.decode(String.self, column: "name")]! }.sorted()
+    }
+
+    /// Merges the staged rows of `kind` (not ad spend) into its raw table; returns the rows stored.
+    /// The caller holds the transaction open and the kind's merge lock.
+    static func merge(_ connection: PostgresConnection, kind: EventKind, fileID: Int64, months: Set<Int32>,
+                      logger: Logger) throws -> Int {
+        precondition(kind.isEvent, "ad spend restates rows; it has no bulk merge")
+        let clock = ContinuousClock()
+        var started = clock.now
+        func lap(_ step: String) {
+            logger.debug("bulk merge step", metadata: ["load.kind": "\(kind.rawValue)", "load.step": "\(step)",
+                                                       "load.seconds": .string((clock.now - started).secondsText)])
+            started = clock.now
+        }
+        let rawTable = kind.rawTable
+        let loadTable = "bulk_load_\(kind.rawValue)"
+        let columns = kind.fieldNames
+        func fill(_ file: String) -> String {
+            SQLCatalog.text("ingest/\(file)")
+                .replacingOccurrences(of: "{{raw_table}}", with: rawTable)
+                .replacingOccurrences(of: "{{key_table}}", with: kind.keyTable ?? rawTable)
+                .replacingOccurrences(of: "{{stored_keys}}", with: kind.keyTable ?? rawTable)
+                .replacingOccurrences(of: "{{stage_table}}", with: FileLoader.stagingTable(kind))
+                .replacingOccurrences(of: "{{load_table}}", with: loadTable)
+                .replacingOccurrences(of: "{{time_column}}", with: kind.timeField)
+                .replacingOccurrences(of: "{{columns}}", with: columns.joined(separator: ", "))
+                .replacingOccurrences(of: "{{staged_columns}}", with: columns.map { "s.\($0)" }.joined(separator: ", "))
+        }
+        // Attaching a partition and creating one both lock the raw table in this mode, which
+        // conflicts with itself: no other loader creates one of these months meanwhile (its
+        // ensure_month_partitions waits, then finds the month made). Readers are not blocked.
+        try connection.execute("lock table \(rawTable) in share update exclusive mode")
+        let newMonths = try missingMonths(connection, kind: kind, months: months)
+        try connection.execute("drop table if exists bulk_duplicates")
+        try connection.execute(fill("bulk_duplicates.sql"))
+        lap("duplicates")
+        try connection.execute(fill("bulk_load_table.sql"))
+        for month in newMonths {
+            let name = try connection.quoteIdentifier(partitionName(kind, month: month))
+            let bounds = Self.bounds(month)
+            try connection.execute("create table \(name) partition of \(loadTable) for values from ('\(bounds.from)') to ('\(bounds.to)')")
+        }
+        let loaded = try connection.query(fill("bulk_insert.sql"), [fileID]).scalar(Int.self)
+        lap("insert")
+        if let keyTable = kind.keyTable {
+            let storedKeys = try connection.query(SQLCatalog.text("ingest/raw_rows_estimate.sql"), [rawTable]).scalar(Double.self)
+            let rebuild = Double(loaded) > storedKeys
+            if rebuild { try connection.execute("alter table \(keyTable) drop constraint \(keyTable)_pkey") }
+            try connection.execute(fill("bulk_insert_keys.sql"))
+            if rebuild {
+                try connection.execute("alter table \(keyTable) add constraint \(keyTable)_pkey primary key (app_id, event_id)")
+            }
+            lap(rebuild ? "keys (primary key rebuilt)" : "keys")
+        }
+        for month in newMonths {
+            let name = try connection.quoteIdentifier(partitionName(kind, month: month))
+            let bounds = Self.bounds(month)
+            try connection.execute("alter table \(loadTable) detach partition \(name)")
+            try connection.execute("alter table \(rawTable) attach partition \(name) for values from ('\(bounds.from)') to ('\(bounds.to)')")
+        }
+        lap("attach \(newMonths.count) month(s)")
+        try connection.execute(fill("bulk_insert_stored_months.sql"))
+        try connection.execute("drop table \(loadTable); drop table bulk_duplicates")
+        lap("stored months")
+        return loaded
+    }
+
+    /// A month's partition bounds as `timestamptz` literals in UTC (fixed text from integers).
+    static func bounds(_ month: Int32) -> (from: String, to: String) {
+        (FileLoader.monthStart(month) + " 00:00:00+00", FileLoader.monthStart(month + 1) + " 00:00:00+00")
+    }
+}

@@ -1,0 +1,186 @@
+import Foundation
+import FunnelBench
+import FunnelCore
+import FunnelGenerate
+import FunnelIngest
+import IngestFixtures
+import PostgresClient
+import Testing
+
+/// The bulk merge (FileLoader's bulk path) stores exactly what the daily merge stores, and a
+/// `funnel ingest` killed anywhere in a bulk import leaves, after a rerun, what a clean import
+/// leaves.
+@Suite("Bulk merge", .serialized)
+struct BulkMergeTests {
+    /// Every raw table, key table and the rejects, as one digest per table: each row's columns as
+    /// JSON with file_id replaced by its file's name (file ids depend on queue order, the names
+    /// do not), sorted. Equal digests mean equal tables.
+    static func digests(_ db: LoaderFixture) throws -> [String: String] {
+        var result: [String: String] = [:]
+        for kind in EventKind.allCases {
+            result[kind.rawTable] = try db.rows("""
+                select md5(coalesce(string_agg(row_text, E'\\n' order by row_text), '')) || ' ' || count(*)
+                from (select ((to_jsonb(r) - 'file_id') || jsonb_build_object('file', regexp_replace(f.path, '^.*/', '')))::text as row_text
+                      from \(kind.rawTable) r join ingest_files f using (file_id)) t
+                """)[0][0]
+            if let keyTable = kind.keyTable {
+                result[keyTable] = try db.rows("""
+                    select md5(coalesce(string_agg(app_id || ' ' || event_id, E'\\n' order by app_id, event_id), '')) || ' ' || count(*)
+                    from \(keyTable)
+                    """)[0][0]
+            }
+        }
+        result["ingest_rejects"] = try db.rows("""
+            select md5(coalesce(string_agg(row_text, E'\\n' order by row_text), '')) || ' ' || count(*)
+            from (select concat_ws(' ', regexp_replace(path, '^.*/', ''), line, kind, raw, reason) as row_text from ingest_rejects) t
+            """)[0][0]
+        result["ingest_files"] = try db.rows("""
+            select string_agg(concat_ws(' ', regexp_replace(path, '^.*/', ''), status, rows_read, rows_loaded, duplicates, rejected),
+                              E'\\n' order by regexp_replace(path, '^.*/', ''))
+            from ingest_files
+            """)[0][0]
+        return result
+    }
+
+    /// A generated history with dirty rows (rejects), duplicated events, late events and restated
+    /// spend, over two months, plus custom events; the files' paths.
+    static func history(_ db: LoaderFixture, users: Int = 1_500, days: Int = 45, seed: UInt64 = 7,
+                        start: String = "2024-05-10", events: Int = 20_000) throws -> [String] {
+        let directory = db.scratch.directory.appendingPathComponent("history-\(seed)").path
+        let generated = try Generator.run(GeneratorOptions(outputDirectory: directory, users: users, days: days, seed: seed,
+                                                           dirty: true, startDate: start))
+        var paths = generated.files.map { directory + "/" + $0.name }
+        let eventsPath = directory + "/events-\(seed).csv"
+        _ = try EventStreamGenerator(events: events, seed: seed).writeCSV(to: eventsPath)
+        paths.append(eventsPath)
+        return paths
+    }
+
+    func ingest(_ db: LoaderFixture, _ paths: [String], path: MergePath, workers: Int = 1) throws -> [IngestRun.FileReport] {
+        let reports = try IngestRun(settings: db.settings, kind: nil, assumeTimeZone: nil, workers: workers,
+                                    workerOptions: WorkerOptions(pollSeconds: 0.05, mergePath: path))
+            .run(files: paths, stop: StopFlag(), progress: IngestProgress(), logger: LoaderFixture.quietLogger)
+        #expect(reports.allSatisfy { $0.status == .loaded }, "\(reports.filter { $0.status != .loaded })")
+        return reports
+    }
+
+    @Test("hand-made files: the bulk merge keeps each event's first copy, skips what is stored, rejects with line and reason")
+    func handMade() throws {
+        let db = try LoaderFixture()
+        // A day's opens loaded first (daily merge) fills May; the big file then brings May
+        // (through the raw table's indexes) and June (a new partition, attached).
+        let first = try db.file("opens-first.csv", """
+            event_id,app_id,user_id,opened_at,session_seconds
+            o1,app,u1,2024-05-03T10:00:00Z,10
+            o2,app,u2,2024-05-03T11:00:00Z,20
+
+            """)
+        _ = try ingest(db, [first], path: .daily, workers: 1)
+        let second = try db.file("opens-second.csv", """
+            event_id,app_id,user_id,opened_at,session_seconds
+            o2,app,u2,2024-05-03T11:00:00Z,99
+            o3,app,u3,2024-05-20T09:00:00Z,30
+            o4,app,u4,2024-06-02T09:00:00Z,40
+            o4,app,u4,2024-06-02T09:00:00Z,41
+            o5,app,u5,not-a-time,50
+            o6,other,u6,2024-06-30T23:59:59Z,60
+            o4,other,u4,2024-06-01T00:00:00Z,70
+
+            """)
+        let reports = try ingest(db, [second], path: .bulk, workers: 1)
+        #expect(reports[0].counts.rowsLoaded == 4)
+        #expect(reports[0].counts.duplicates == 2)
+        #expect(reports[0].counts.rejected == 1)
+        #expect(try db.rows("select app_id, event_id, session_seconds::text from raw_opens order by app_id, event_id")
+                == [["app", "o1", "10"], ["app", "o2", "20"], ["app", "o3", "30"], ["app", "o4", "40"],
+                    ["other", "o4", "70"], ["other", "o6", "60"]])
+        #expect(try db.rows("select app_id, event_id from raw_opens_keys order by 1, 2")
+                == [["app", "o1"], ["app", "o2"], ["app", "o3"], ["app", "o4"], ["other", "o4"], ["other", "o6"]])
+        let rejects = try db.rows("select line::text, reason from ingest_rejects")
+        #expect(rejects.map { $0[0] } == ["6"], "\(rejects)")
+        // June was attached with every index of the raw table; no load table is left.
+        #expect(try db.count("""
+            select count(*) from pg_inherits i join pg_class c on c.oid = i.inhrelid
+            where i.inhparent = 'raw_opens'::regclass and c.relname = 'raw_opens_2024_06'
+            """) == 1)
+        #expect(try db.count("select count(*) from pg_indexes where tablename = 'raw_opens_2024_06'")
+                == (try db.count("select count(*) from pg_indexes where tablename = 'raw_opens_2024_05'")))
+        #expect(try db.count("select count(*) from pg_class where relname like 'bulk_load_%'") == 0)
+        #expect(try db.count("select count(*) from pg_constraint where conname = 'raw_opens_keys_pkey'") == 1)
+    }
+
+    @Test("a generated history: the bulk and the daily merge store identical raw tables, keys and rejects, first import and then an overlapping one")
+    func bulkEqualsDaily() throws {
+        let bulk = try LoaderFixture()
+        let daily = try LoaderFixture()
+        let firstBulk = try Self.history(bulk)
+        let firstDaily = try Self.history(daily)
+        _ = try ingest(bulk, firstBulk, path: .bulk)
+        _ = try ingest(daily, firstDaily, path: .daily)
+        #expect(try Self.digests(bulk) == Self.digests(daily))
+        // A second history overlapping the first's last month and opening a new one, sent with a
+        // copy of part of the first's opens (every event already stored).
+        for db in [bulk, daily] {
+            let opens = try String(contentsOfFile: (db === bulk ? firstBulk : firstDaily).first { $0.contains("/opens-") }!, encoding: .utf8)
+            _ = try db.file("opens-again.csv", opens.split(separator: "\n", omittingEmptySubsequences: false).prefix(2_000).joined(separator: "\n"))
+        }
+        let secondBulk = try Self.history(bulk, users: 800, days: 40, seed: 8, start: "2024-06-15", events: 5_000)
+            + [bulk.scratch.directory.appendingPathComponent("opens-again.csv").path]
+        let secondDaily = try Self.history(daily, users: 800, days: 40, seed: 8, start: "2024-06-15", events: 5_000)
+            + [daily.scratch.directory.appendingPathComponent("opens-again.csv").path]
+        let reportsBulk = try ingest(bulk, secondBulk, path: .bulk)
+        let reportsDaily = try ingest(daily, secondDaily, path: .daily)
+        #expect(reportsBulk.map(\.counts) == reportsDaily.map(\.counts))
+        #expect(reportsBulk.last?.counts.rowsLoaded == 0 && (reportsBulk.last?.counts.duplicates ?? 0) > 1_000)
+        let digestsBulk = try Self.digests(bulk)
+        #expect(digestsBulk == (try Self.digests(daily)))
+        #expect(try bulk.count("select count(*) from ingest_rejects") > 0, "the history has dirty rows")
+        // The second stream's event ids (1...5000) are the first's: every one is a duplicate.
+        #expect(try bulk.count("select count(*) from raw_events") == 20_000)
+    }
+
+    @Test("kill -9 at 20 random points of bulk imports, then a rerun: every raw table equals a clean import's")
+    func killAnywhereThenRerun() throws {
+        let clean = try LoaderFixture()
+        let cleanPaths = try Self.history(clean)
+        let started = Date()
+        let cleanRun = try clean.run(["ingest"] + cleanPaths + ["--bulk-rows", "1", "--lease", "1", "--workers", "1"])
+        #expect(cleanRun.status == 0, "\(cleanRun.stderr)")
+        let cleanSeconds = Date().timeIntervalSince(started)
+        let expected = try Self.digests(clean)
+        #expect(try clean.count("select count(*) from raw_ux") > 0)
+
+        var random = SystemRandomNumberGenerator()
+        var kills = 0
+        var killedMidway = 0
+        for round in 0..<7 {
+            let db = try LoaderFixture()
+            let paths = try Self.history(db)
+            for _ in 0..<3 {
+                let process = try db.start(["ingest"] + paths + ["--bulk-rows", "1", "--lease", "1", "--workers", "1"])
+                Thread.sleep(forTimeInterval: Double.random(in: 0.05...max(0.1, cleanSeconds * 0.7), using: &random))
+                if process.isRunning { killedMidway += 1 }
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+                kills += 1
+                // As a rerun after a crash finds it: the killed run's server sessions gone (one
+                // still running a statement ends when it next talks to the dead client) and its
+                // lease expired, so files are claimed in queue order as in the clean import.
+                let gone = try db.wait(seconds: 120, every: 0.05) {
+                    try db.count("select count(*) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()") == 0
+                }
+                #expect(gone, "round \(round): the killed run's sessions did not end")
+                Thread.sleep(forTimeInterval: 1.1)
+            }
+            let rerun = try db.run(["ingest"] + paths + ["--bulk-rows", "1", "--lease", "1", "--workers", "1"])
+            #expect(rerun.status == 0, "round \(round): \(rerun.stderr)")
+            let digests = try Self.digests(db)
+            for (table, digest) in expected.sorted(by: { $0.key < $1.key }) {
+                #expect(digests[table] == digest, "round \(round): \(table) differs from the clean import's")
+            }
+            #expect(try db.count("select count(*) from pg_class where relname like 'bulk_load_%'") == 0)
+        }
+        #expect(kills >= 20)
+        #expect(killedMidway >= 10, "most kills should land while the import runs (\(killedMidway) of \(kills))")
+    }
+}

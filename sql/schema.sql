@@ -525,6 +525,27 @@ create table fct_spend_response (
 
 alter table fct_spend_response add constraint fct_spend_response_pkey PRIMARY KEY (app_id, network, campaign, country);
 
+create table fct_user_value (
+    app_id text not null,
+    user_id text not null,
+    network text not null,
+    cohort_date date not null,
+    purchase_days integer not null,
+    last_purchase_day integer not null,
+    age_days integer not null,
+    revenue numeric not null,
+    p_alive double precision not null,
+    horizon integer not null,
+    expected_purchases double precision not null,
+    expected_spend double precision not null,
+    expected_revenue double precision not null,
+    data_through date not null
+);
+
+alter table fct_user_value add constraint fct_user_value_pkey PRIMARY KEY (app_id, user_id);
+
+CREATE INDEX fct_user_value_by_network ON funnel.fct_user_value USING btree (app_id, network, expected_revenue DESC);
+
 create table friction_files (
     file_id bigint not null
 );

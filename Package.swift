@@ -64,7 +64,7 @@ let package = Package(
         .testTarget(name: "FunnelCoreTests", dependencies: ["FunnelCore"]),
         .testTarget(name: "FunnelComputeTests", dependencies: [
             "FunnelCompute", "FunnelBench", "FunnelQuery", "FunnelSQL", "PostgresClient", "TestSupport", "FunnelGenerate", "FunnelCore",
-            "FunnelIngest", .product(name: "Logging", package: "swift-log"),
+            "FunnelIngest", "FunnelPipeline", .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "FunnelGenerateTests", dependencies: ["FunnelGenerate", "FunnelCore", "FunnelCalendar"]),
         .target(name: "IngestFixtures", dependencies: ["FunnelIngest", "FunnelCore", "CZlib"], path: "Tests/IngestFixtures"),

@@ -13,18 +13,6 @@ create table compute_app_inputs (
 
 alter table compute_app_inputs add constraint compute_app_inputs_pkey PRIMARY KEY (app_id);
 
-create table compute_configuration (
-    singleton boolean not null default true,
-    source text,
-    settings jsonb not null,
-    fingerprint text not null,
-    run_id bigint,
-    recorded_at timestamp with time zone not null default now()
-);
-
-alter table compute_configuration add constraint compute_configuration_pkey PRIMARY KEY (singleton);
-alter table compute_configuration add constraint compute_configuration_singleton_check CHECK (singleton);
-
 create table compute_files (
     file_id bigint not null,
     folded_at timestamp with time zone not null default now()
@@ -81,7 +69,9 @@ create table compute_settings (
     config_fingerprint text not null,
     min_installs integer not null default 100,
     min_payers integer not null default 10,
-    ltv_horizon integer not null default 365
+    ltv_horizon integer not null default 365,
+    source text,
+    settings jsonb
 );
 
 alter table compute_settings add constraint compute_settings_day_rule_check CHECK ((day_rule = ANY (ARRAY['calendar'::text, 'hours24'::text])));
@@ -90,11 +80,25 @@ alter table compute_settings add constraint compute_settings_pkey PRIMARY KEY (a
 create table compute_state (
     app_id text not null,
     data_through_date date not null,
-    config_fingerprint text not null,
     computed_at timestamp with time zone not null default now()
 );
 
 alter table compute_state add constraint compute_state_pkey PRIMARY KEY (app_id);
+
+create table computed_under (
+    lane text not null,
+    fingerprint text,
+    source text,
+    settings jsonb,
+    time_zone text not null,
+    day_rule text not null,
+    run_id bigint,
+    recorded_at timestamp with time zone not null default now()
+);
+
+alter table computed_under add constraint computed_under_day_rule_check CHECK ((day_rule = ANY (ARRAY['calendar'::text, 'hours24'::text])));
+alter table computed_under add constraint computed_under_lane_check CHECK ((lane = ANY (ARRAY['metrics'::text, 'friction'::text])));
+alter table computed_under add constraint computed_under_pkey PRIMARY KEY (lane);
 
 create table currency_rates (
     currency text not null,
@@ -529,16 +533,6 @@ create table fct_user_value (
 alter table fct_user_value add constraint fct_user_value_pkey PRIMARY KEY (app_id, user_id);
 
 CREATE INDEX fct_user_value_by_network ON funnel.fct_user_value USING btree (app_id, network, expected_revenue DESC);
-
-create table friction_day_rule (
-    singleton boolean not null default true,
-    time_zone text not null,
-    day_rule text not null
-);
-
-alter table friction_day_rule add constraint friction_day_rule_day_rule_check CHECK ((day_rule = ANY (ARRAY['calendar'::text, 'hours24'::text])));
-alter table friction_day_rule add constraint friction_day_rule_pkey PRIMARY KEY (singleton);
-alter table friction_day_rule add constraint friction_day_rule_singleton_check CHECK (singleton);
 
 create table friction_files (
     file_id bigint not null

@@ -4,7 +4,7 @@ public import FunnelCore
 public import PostgresClient
 
 /// The compute bookkeeping that commands read and write around a compute (`sql/compute/`): what
-/// waits to be computed, the last run, the configuration the data was computed under, and the
+/// waits to be computed, the last run, the configuration each lane computed under, and the
 /// telemetry files a daily run's friction lane has taken in. The one place outside the engine
 /// that runs compute's statements.
 public struct ComputeLedger {
@@ -60,11 +60,26 @@ public struct ComputeLedger {
             lastSeconds: try cost?.decode(Double?.self, column: "last_seconds"))
     }
 
-    /// Records `configuration` (from `source`) as the one the last compute ran under.
-    public func recordConfiguration(_ configuration: FunnelConfiguration, source: String?) throws {
-        let settings = String(decoding: try JSONEncoder().encode(configuration.settings), as: UTF8.self)
-        try connection.query(SQLCatalog.text("compute/record_configuration.sql"), [source, settings, configuration.fingerprint])
+    /// Records that `lane` has computed under the configuration in force (`ComputeSettings`):
+    /// called by the lane inside its own transaction, so a lane that fails keeps its old record.
+    func recordComputedUnder(lane: ComputeLane) throws {
+        try connection.query(SQLCatalog.text("compute/computed_under.sql"), [lane.rawValue])
     }
+
+    /// The fingerprint, time zone and day rule `lane` last computed under; nil before its first
+    /// run (the fingerprint is nil for a record older than migration 0068).
+    public func computedUnder(lane: ComputeLane) throws -> (fingerprint: String?, timeZone: String, dayRule: String)? {
+        try connection.query("select fingerprint, time_zone, day_rule from computed_under where lane = $1", [lane.rawValue])
+            .rows.first.map { (try $0.decode(String?.self, at: 0), try $0.decode(String.self, at: 1), try $0.decode(String.self, at: 2)) }
+    }
+}
+
+/// The two computations that read the configuration, each recording what it computed under.
+public enum ComputeLane: String, Sendable {
+    /// The metrics (`ComputeEngine`).
+    case metrics
+    /// Onboarding friction (`FrictionComputation`).
+    case friction
 }
 
 /// A configuration that differs from the last compute's: which settings changed, and what the

@@ -5,8 +5,8 @@ public import PostgresClient
 
 /// One compute as `funnel compute` runs it: the configuration in force compared
 /// with the last compute's (the warning for a change goes to `warn`), the job (metrics and
-/// friction, friction on a second connection beside the metrics when `alongside` is given), and
-/// the configuration recorded as the one the data is now computed under.
+/// friction, friction on a second connection beside the metrics when `alongside` is given), each
+/// of which records the configuration it computed under.
 public struct ComputeRun {
     public let configuration: ConfigurationInForce
     public let logger: Logger
@@ -32,9 +32,8 @@ public struct ComputeRun {
         do {
             change = try configuration.change(on: connection)
             if let change { warn(change.warning) }
-            result = try ComputeJob(configuration: configuration.configuration, logger: logger)
-                .run(connection, options: options, alongside: alongside)
-            if result != nil { try configuration.record(on: connection) }
+            let job = ComputeJob(configuration: configuration.configuration, source: configuration.source, logger: logger)
+            result = try ComputeLanes(job: job).run(connection, options: options, alongside: alongside)
         } catch let error as ComputeError {
             throw CommandFailure.usage(error.message)
         } catch let error as PostgresError where error.sqlState == "42P01" {

@@ -42,11 +42,6 @@ public struct ConfigurationInForce: Sendable {
         try ComputeLedger(connection).configurationChange(to: configuration, source: source)
     }
 
-    /// Records this configuration as the one the last compute ran under.
-    public func record(on connection: PostgresConnection) throws {
-        try ComputeLedger(connection).recordConfiguration(configuration, source: source)
-    }
-
     /// The `configuration` object of `funnel compute --json`.
     public func output(change: ConfigurationChange?) -> Output {
         Output(source: source, settings: Dictionary(configuration.settings.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a }),

@@ -55,11 +55,10 @@ public struct DemoJob {
         }
         step(4, "computing the metrics")
         let inForce = try ConfigurationInForce.load(path: nil)
-        guard let summary = try ComputeJob(configuration: inForce.configuration, logger: logger)
-            .run(connection, options: ComputeOptions(waitForLock: true), alongside: settings)?.compute else {
+        let job = ComputeJob(configuration: inForce.configuration, source: inForce.source, logger: logger)
+        guard let summary = try ComputeLanes(job: job).run(connection, options: ComputeOptions(waitForLock: true), alongside: settings)?.compute else {
             throw CommandFailure("another compute is running on this database; try again when it finishes", exitStatus: ExitStatus.busy)
         }
-        try inForce.record(on: connection)
         note("\(summary.mode): \(summary.cohortDaysRebuilt) cohort day(s) rebuilt in " + String(format: "%.1f s", summary.seconds))
         step(5, "writing the reports into \(reports.path)")
         let report = try ReportJob.read(ReportRequest(), connection: connection)

@@ -121,6 +121,19 @@ struct FirstHourTests {
         #expect(changed["source"] is NSNull || changed["source"] == nil)
         #expect((changed["changes"] as? [[String: Any]])?.map { $0["key"] as? String } == ["time_zone", "revenue_share"])
         #expect(try workspace.funnel(["report", "--app", "com.a.app"]).stdout.contains("computed under built-in defaults (no funnel.toml): time zone UTC"))
+
+        // The rebuild recorded the defaults: the next compute under them warns no more.
+        let again = try workspace.funnel(["compute"])
+        #expect(again.status == 0 && !again.stderr.contains("warning: the configuration differs"), "\(again.stderr)")
+        // A --from/--to compute under a changed configuration rebuilds only its range, so the data
+        // is not recorded as computed under it: the next compute warns again and rebuilds everything.
+        let ranged = try workspace.funnel(["compute", "--from", "2024-05-02", "--to", "2024-05-02"], in: project)
+        #expect(ranged.status == 0 && ranged.stderr.contains("warning: the configuration differs"), "\(ranged.stderr)")
+        let whole = try workspace.funnel(["compute", "--json"], in: project)
+        #expect(whole.stderr.contains("warning: the configuration differs from the one the data was last computed with (the built-in defaults, now \(toml))"),
+                "\(whole.stderr)")
+        #expect((try Self.json(whole.stdout)["mode"] as? String) == "full", "\(whole.stdout)")
+        #expect(try workspace.funnel(["compute"], in: project).stderr.contains("warning: the configuration differs") == false)
     }
 
     // MARK: 3. funnel run

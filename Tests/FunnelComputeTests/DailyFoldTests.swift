@@ -1,6 +1,7 @@
 import Foundation
 import FunnelCompute
 import FunnelCore
+import FunnelPipeline
 import FunnelGenerate
 import FunnelIngest
 import FunnelSQL
@@ -56,7 +57,7 @@ struct DailyFoldTests {
             try FileManager.default.moveItem(at: lastDay.appending(path: name), to: telemetry.appending(path: name))
         }
         try GeneratedDataLoader.load(directory: lastDay.path, settings: settings)
-        let daily = try #require(try job.run(connection, options: ComputeOptions(), alongside: settings, beforeFriction: {
+        let daily = try #require(try ComputeLanes(job: job).run(connection, options: ComputeOptions(), alongside: settings, beforeFriction: {
             try GeneratedDataLoader.load(directory: telemetry.path, settings: settings)
         }))
         #expect(daily.compute.mode == "incremental")
@@ -122,12 +123,14 @@ struct DailyFoldTests {
         try GeneratedDataLoader.load(directory: generated.directory.path, settings: settings)
         let job = ComputeJob(configuration: FunnelConfiguration())
         #expect(throws: LaneFailed.self) {
-            try job.run(connection, options: ComputeOptions(), alongside: settings, beforeFriction: { throw LaneFailed() })
+            try ComputeLanes(job: job).run(connection, options: ComputeOptions(), alongside: settings, beforeFriction: { throw LaneFailed() })
         }
         #expect(try connection.query("select count(*) from compute_runs").scalar(Int.self) == 1, "the metrics committed")
         #expect(try connection.query("select count(*) from int_user_facts").scalar(Int.self) > 0)
         #expect(try connection.query("select count(*) from friction_files").scalar(Int.self) == 0, "friction did not run")
-        let next = try #require(try job.run(connection, options: ComputeOptions(), alongside: settings))
+        #expect(try ComputeLedger(connection).computedUnder(lane: .metrics)?.fingerprint == FunnelConfiguration().fingerprint)
+        #expect(try ComputeLedger(connection).computedUnder(lane: .friction) == nil, "friction claims no configuration")
+        let next = try #require(try ComputeLanes(job: job).run(connection, options: ComputeOptions(), alongside: settings))
         #expect(try #require(next.friction).filesFolded > 0, "the next job's friction reads the files")
     }
 
@@ -144,7 +147,7 @@ struct DailyFoldTests {
         // What creating a partition takes: raw_ux itself, exclusively. Held until the metrics
         // commit; had they read raw_ux they would fail the lock at once or wait for it until the
         // deadline.
-        let result = try ComputeJob(configuration: FunnelConfiguration()).run(
+        let result = try ComputeLanes(job: ComputeJob(configuration: FunnelConfiguration())).run(
             connection, options: ComputeOptions(), alongside: settings, beforeFriction: {
                 let holder = try settings.connect()
                 try holder.transaction { holder in

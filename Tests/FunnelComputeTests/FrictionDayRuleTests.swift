@@ -1,6 +1,7 @@
 import FunnelCompute
 import FunnelBench
 import FunnelCore
+import FunnelPipeline
 import Logging
 import PostgresClient
 import Testing
@@ -12,8 +13,14 @@ private let logger = Logger(label: "test.friction.dayrule")
 /// calendar days or 24-hour periods (docs/metrics.md, "Days").
 @Suite("Friction: day 1 in the reporting time zone and day rule")
 struct FrictionDayRuleTests {
-    private static let losAngeles = FrictionSettings(timeZone: "America/Los_Angeles", dayRule: .calendar)
-    private static let hours24 = FrictionSettings(timeZone: "UTC", dayRule: .hours24)
+    /// Puts a configuration with `timeZone` and `dayRule` in force, as a compute job does before
+    /// its lanes start: friction reads its day rule from there.
+    private static func putInForce(_ connection: PostgresConnection, timeZone: String, dayRule: DayRule) throws {
+        var configuration = FunnelConfiguration()
+        configuration.timeZone = timeZone
+        configuration.dayRule = dayRule
+        try ComputeSettings(configuration: configuration).write(connection)
+    }
 
     /// Five users who all reach `profile`; u1 hits a network error there. By hand, in May (Los
     /// Angeles is UTC-7):
@@ -81,28 +88,30 @@ struct FrictionDayRuleTests {
         #expect(try Self.dayOneImpact(connection) == [1, 3, 0, 2.0 / 3])
 
         // Only the time zone changes: no new file, yet the outcomes and impact are rebuilt.
-        let summary = try FrictionComputation(settings: Self.losAngeles).run(on: connection, scope: .impactOnly,
-                                                                            logger: logger)
+        try Self.putInForce(connection, timeZone: "America/Los_Angeles", dayRule: .calendar)
+        let summary = try FrictionComputation().run(on: connection, scope: .impactOnly, logger: logger)
         #expect(summary.sessionsScanned == 0)
         #expect(try Self.outcomes(connection)
             == ["u1:no/known", "u2:yes/known", "u3:yes/known", "u4:no/known", "u5:no/known"])
         // Hit: u1 dropped. Not hit, known: u2, u3, u4, u5; u4 and u5 dropped.
         #expect(try Self.dayOneImpact(connection) == [1, 4, 1, 0.5])
 
-        _ = try FrictionComputation(settings: Self.hours24).run(on: connection, scope: .impactOnly, logger: logger)
+        try Self.putInForce(connection, timeZone: "UTC", dayRule: .hours24)
+        _ = try FrictionComputation().run(on: connection, scope: .impactOnly, logger: logger)
         #expect(try Self.outcomes(connection)
             == ["u1:no/known", "u2:yes/known", "u3:yes/known", "u4:no/known", "u5:no/unknown"])
         // Hit: u1 dropped. Not hit, known: u2, u3, u4; u4 dropped.
         #expect(try Self.dayOneImpact(connection) == [1, 3, 1, 1.0 / 3])
-        #expect(try connection.query("select time_zone || ' ' || day_rule from friction_day_rule")
-            .scalar(String.self) == "UTC hours24")
+        let recorded = try #require(try ComputeLedger(connection).computedUnder(lane: .friction))
+        #expect(recorded.timeZone == "UTC" && recorded.dayRule == "hours24")
     }
 
     @Test("a later file's opens and installs fold in under the Los Angeles day rule as a rebuild counts them")
     func incrementalFoldInTimeZone() throws {
         let connection = try TestCluster.freshDatabase(migrated: true).connect()
         try Self.loadFirstDay(connection)
-        let friction = FrictionComputation(settings: Self.losAngeles)
+        try Self.putInForce(connection, timeZone: "America/Los_Angeles", dayRule: .calendar)
+        let friction = FrictionComputation()
         _ = try friction.run(on: connection, logger: logger)
         #expect(try Self.outcomes(connection)
             == ["u1:no/unknown", "u2:no/unknown", "u3:no/unknown", "u4:no/unknown"])
@@ -142,5 +151,38 @@ struct FrictionDayRuleTests {
 
         let third = try #require(try ComputeJob(configuration: configuration).run(connection, options: ComputeOptions()))
         #expect(third.friction == nil, "nothing new and the same rule: friction does not run")
+    }
+
+    @Test("friction failing beside the metrics leaves its record under the old configuration, and the next job rebuilds its outcomes")
+    func failedFrictionLaneKeepsItsRecord() throws {
+        let database = try TestCluster.freshDatabase(migrated: true)
+        let connection = try database.connect()
+        try Self.loadFirstDay(connection)
+        try Self.loadLaterDays(connection)
+        var configuration = FunnelConfiguration()
+        configuration.timeZone = "America/Los_Angeles"
+        _ = try #require(try ComputeJob(configuration: configuration).run(connection, options: ComputeOptions(full: true)))
+        let losAngeles = ["u1:no/known", "u2:yes/known", "u3:yes/known", "u4:no/known", "u5:no/known"]
+        #expect(try Self.outcomes(connection) == losAngeles)
+
+        struct LaneFailed: Error {}
+        configuration.timeZone = "UTC"
+        #expect(throws: LaneFailed.self) {
+            try ComputeLanes(job: ComputeJob(configuration: configuration))
+                .run(connection, options: ComputeOptions(), alongside: database, beforeFriction: { throw LaneFailed() })
+        }
+        let ledger = ComputeLedger(connection)
+        let metrics = try #require(try ledger.computedUnder(lane: .metrics))
+        #expect(metrics.fingerprint == configuration.fingerprint && metrics.timeZone == "UTC", "the metrics committed")
+        let friction = try #require(try ledger.computedUnder(lane: .friction))
+        #expect(friction.timeZone == "America/Los_Angeles", "friction did not run: it claims the old configuration")
+        #expect(try Self.outcomes(connection) == losAngeles)
+
+        let next = try #require(try ComputeJob(configuration: configuration).run(connection, options: ComputeOptions()))
+        #expect(next.compute.mode == "incremental", "the metrics are under the new configuration already")
+        #expect(next.friction?.sessionsScanned == 0, "the impact only: no telemetry changed")
+        #expect(try Self.outcomes(connection)
+            == ["u1:yes/known", "u2:no/known", "u3:yes/known", "u4:no/known", "u5:no/unknown"])
+        #expect(try ledger.computedUnder(lane: .friction)?.timeZone == "UTC")
     }
 }

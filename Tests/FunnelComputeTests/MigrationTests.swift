@@ -386,4 +386,53 @@ struct MigrationTests {
         }
         #expect(seeded == ReferenceRates.usdPerUnit)
     }
+
+    @Test("0068 takes over what an existing database was computed under: the metrics' fingerprint, file and settings, and friction's day rule")
+    func computedUnderTakesOverTheRecords() throws {
+        let connection = try TestCluster.freshDatabase().connect()
+        // A database of the newest schema but 0068, as an upgrade finds it (0080 applied before).
+        try Migrator(migrations: Migration.all.filter { $0.version != 68 }).migrate(connection)
+        try connection.execute("""
+            insert into funnel.compute_settings (app_id, time_zone, day_rule, onboarding_step, window_days,
+                purchase_window_days, regular_opens, regular_days, revenue_share, kfactor_window_days, max_day,
+                brackets, double_down_ratio, cut_ratio, config_fingerprint)
+            values ('', 'Europe/Berlin', 'hours24', 'onboarding_complete', 7, 7, 3, 3, 0.7, 7, 30, '{}', 1.5, 0.5, 'fp-b');
+            insert into funnel.compute_state (app_id, data_through_date, config_fingerprint)
+            values ('a', '2024-05-01', 'fp-b'), ('b', '2024-05-01', 'fp-b');
+            insert into funnel.compute_configuration (source, settings, fingerprint, run_id)
+            values ('/etc/funnel.toml', '[{"key": "time_zone", "value": "Europe/Berlin"}]', 'fp-b', 4);
+            insert into funnel.friction_day_rule (time_zone, day_rule) values ('UTC', 'calendar');
+            """)
+        try Migrator().migrate(connection)
+        let rows = try connection.query("""
+            select lane || ' ' || coalesce(fingerprint, '-') || ' ' || coalesce(source, '-') || ' '
+                   || coalesce(settings->0->>'value', '-') || ' ' || time_zone || ' ' || day_rule || ' '
+                   || coalesce(run_id::text, '-')
+            from funnel.computed_under order by lane
+            """).map { try $0.decode(String.self, at: 0) }
+        #expect(rows == ["friction - - - UTC calendar -",
+                         "metrics fp-b /etc/funnel.toml Europe/Berlin Europe/Berlin hours24 4"])
+        #expect(try connection.query("""
+            select to_regclass('funnel.compute_configuration') is null and to_regclass('funnel.friction_day_rule') is null
+            """).scalar(Bool.self))
+    }
+
+    @Test("0068 leaves a value no configuration has when apps were computed under different ones, so the next compute rebuilds")
+    func computedUnderKeepsAMixedStateStale() throws {
+        let connection = try TestCluster.freshDatabase().connect()
+        try Migrator(migrations: Migration.all.filter { $0.version != 68 }).migrate(connection)
+        try connection.execute("""
+            insert into funnel.compute_settings (app_id, time_zone, day_rule, onboarding_step, window_days,
+                purchase_window_days, regular_opens, regular_days, revenue_share, kfactor_window_days, max_day,
+                brackets, double_down_ratio, cut_ratio, config_fingerprint)
+            values ('', 'UTC', 'calendar', 'onboarding_complete', 7, 7, 3, 3, 0.7, 7, 30, '{}', 1.5, 0.5, 'fp-b');
+            insert into funnel.compute_state (app_id, data_through_date, config_fingerprint)
+            values ('a', '2024-05-01', 'fp-a'), ('b', '2024-05-01', 'fp-b');
+            """)
+        try Migrator().migrate(connection)
+        let fingerprint = try connection.query("select fingerprint from funnel.computed_under where lane = 'metrics'")
+            .scalar(String.self)
+        #expect(fingerprint != "fp-a" && fingerprint != "fp-b")
+        #expect(try connection.query("select count(*) from funnel.computed_under where lane = 'friction'").scalar(Int.self) == 0)
+    }
 }

@@ -9,7 +9,7 @@
 -- funnels, retention, friction) joins shard to shard. app_id stays in every key and filter.
 -- Reference tables (a copy on every node): the small settings and rate tables the per-user
 -- statements join to.
--- Left on the coordinator: bookkeeping (compute_configuration among it), rollups and marts (small, written once per run), and the
+-- Left on the coordinator: bookkeeping (computed_under among it), rollups and marts (small, written once per run), and the
 -- tables whose unique keys do not include user_id (raw_installs, the raw_*_keys tables):
 -- Citus refuses a unique constraint without the distribution column.
 do $citus$
@@ -23,7 +23,6 @@ begin
             ('compute_app_inputs', 'reference'),
             ('compute_funnels', 'reference'),
             ('compute_funnel_breakdowns', 'reference'),
-            ('friction_day_rule', 'reference'),
             ('raw_events', 'user'),
             ('raw_steps', 'user'),
             ('raw_opens', 'user'),

@@ -16,11 +16,10 @@ with settings as (
     ) e
     group by app_id
 )
-insert into compute_state (app_id, data_through_date, config_fingerprint, computed_at)
-select l.app_id, (timezone(s.time_zone, l.last_at))::date, s.config_fingerprint, now()
+insert into compute_state (app_id, data_through_date, computed_at)
+select l.app_id, (timezone(s.time_zone, l.last_at))::date, now()
 from latest l
 cross join settings s
 on conflict (app_id) do update
 set data_through_date = greatest(compute_state.data_through_date, excluded.data_through_date),
-    config_fingerprint = excluded.config_fingerprint,
     computed_at = excluded.computed_at;

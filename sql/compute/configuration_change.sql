@@ -1,7 +1,7 @@
 -- configuration_change: whether the configuration about to be used differs from the one the
--- database was computed with, and the last compute's file and settings to compare with.
--- Grain: one row. Reads: compute_state, compute_configuration.
+-- metrics were last computed under, and that configuration's file and settings to compare with.
+-- Grain: one row. Reads: computed_under (the metrics' row).
 -- Parameters: $1 the new configuration's fingerprint.
-select exists (select 1 from compute_state where config_fingerprint <> $1) as changed,
-       (select source from compute_configuration) as previous_source,
-       (select settings::text from compute_configuration) as previous_settings
+select exists (select 1 from computed_under where lane = 'metrics' and fingerprint is distinct from $1) as changed,
+       (select source from computed_under where lane = 'metrics') as previous_source,
+       (select settings::text from computed_under where lane = 'metrics') as previous_settings

@@ -252,8 +252,8 @@ public struct DailyBenchmark {
     static func compute(_ job: ComputeJob, _ connection: PostgresConnection, full: Bool = false,
                         alongside: ConnectionSettings? = nil,
                         beforeFriction: (@Sendable () throws -> Void)? = nil) throws -> ComputeJob.Result {
-        guard let result = try job.run(connection, options: ComputeOptions(full: full, waitForLock: true),
-                                       alongside: alongside, beforeFriction: beforeFriction) else {
+        guard let result = try ComputeLanes(job: job).run(connection, options: ComputeOptions(full: full, waitForLock: true),
+                                                          alongside: alongside, beforeFriction: beforeFriction) else {
             throw CommandFailure("another compute holds the lock on the scratch database")
         }
         return result

@@ -12,6 +12,11 @@ public import PostgresClient
 /// the dirty (app, cohort day) pairs (each widened by a day either side for the time zone) are
 /// rebuilt; `full` rebuilds everything in range, and a changed configuration forces that.
 ///
+/// The configuration reaches the SQL through `ComputeSettings`, written before the run's
+/// transaction; the run records in it (`computed_under`, lane `metrics`) that the metrics are
+/// computed under that configuration, except after a --from/--to run under a changed one, which
+/// rebuilt only its range (the next run without a range rebuilds everything).
+///
 /// Rows of loaded ingest files that no run has folded in yet (the window) need no dirty mark:
 /// new installs and changed installs put their cohorts in the scope, and the other rows are
 /// folded into the facts of the users they belong to (which keep the days they were active and
@@ -21,19 +26,28 @@ public struct ComputeEngine: Sendable {
     public static let lockKey = AdvisoryLockKey("funnel.compute")
 
     public let configuration: FunnelConfiguration
+    /// The file the configuration came from (nil: the built-in defaults), for the record.
+    public let source: String?
     public let logger: Logger
 
-    public init(configuration: FunnelConfiguration, logger: Logger = Logger(label: "funnel.compute")) {
+    public init(configuration: FunnelConfiguration, source: String? = nil, logger: Logger = Logger(label: "funnel.compute")) {
         self.configuration = configuration
+        self.source = source
         self.logger = logger
     }
 
     /// Runs compute; nil when another compute holds the lock and `waitForLock` is false.
     public func run(_ connection: PostgresConnection, options: ComputeOptions = ComputeOptions()) throws -> ComputeSummary? {
-        if options.waitForLock {
-            return try connection.withAdvisoryLock(Self.lockKey) { try runLocked(connection, options: options) }
+        let locked = { (connection: PostgresConnection) throws -> ComputeSummary in
+            if !options.settingsWritten {
+                try ComputeSettings(configuration: configuration, source: source).write(connection)
+            }
+            return try runLocked(connection, options: options)
         }
-        return try connection.withAdvisoryLockIfFree(Self.lockKey) { try runLocked(connection, options: options) }
+        if options.waitForLock {
+            return try connection.withAdvisoryLock(Self.lockKey) { try locked(connection) }
+        }
+        return try connection.withAdvisoryLockIfFree(Self.lockKey) { try locked(connection) }
     }
 
     private func runLocked(_ connection: PostgresConnection, options: ComputeOptions) throws -> ComputeSummary {
@@ -42,12 +56,10 @@ public struct ComputeEngine: Sendable {
             // One snapshot for the whole run: the files it folds in are exactly the rows it reads.
             try connection.execute("set transaction isolation level repeatable read")
             try tuneSession(connection)
-            try checkTimeZone(connection)
             let changed = try configurationChanged(connection)
             if changed && !options.full {
                 logger.info("configuration changed since the last run: rebuilding everything")
             }
-            try writeSettings(connection)
             let inputsAppeared = try defaultFunnelInputsChanged(connection)
             if !inputsAppeared.isEmpty && !options.full && !changed {
                 logger.info("an input of the default funnel appeared: rebuilding everything", metadata: [
@@ -113,6 +125,11 @@ public struct ComputeEngine: Sendable {
             try connection.query(
                 "insert into compute_runs (mode, cohort_days, users, started_at) values ($1, $2, $3, $4)",
                 [full ? "full" : "incremental", cohortDays, users + foldedUsers, started])
+            if changed && !wholeHistory {
+                logger.info("only the --from/--to range was rebuilt under the changed configuration: the next run without one rebuilds everything")
+            } else {
+                try ComputeLedger(connection).recordComputedUnder(lane: .metrics)
+            }
             return ComputeSummary(
                 mode: full ? "full" : "incremental", configurationChanged: changed, cohortDaysRebuilt: cohortDays,
                 usersRebuilt: users + foldedUsers, seconds: Date().timeIntervalSince(started),

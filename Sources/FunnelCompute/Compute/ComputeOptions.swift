@@ -16,6 +16,9 @@ public struct ComputeOptions: Sendable {
     /// telemetry loading beside them never waits for their transaction to end (the load of a new
     /// month creates its partition, which needs the table to itself).
     public var findsFrictionScope: Bool
+    /// Whether `ComputeSettings` were already written for this run (by `ComputeJob`, before the
+    /// lanes start); otherwise the engine writes them before its transaction.
+    var settingsWritten = false
 
     public init(full: Bool = false, from: PostgresDate? = nil, to: PostgresDate? = nil, waitForLock: Bool = false,
                 findsFrictionScope: Bool = true) {

@@ -6,7 +6,7 @@ extension FrictionComputation {
     /// Brings the users' reached screens and outcomes (migration 0040), and the reached screens
     /// counted by outcome class (0045), up to date with the loaded files no friction run has read
     /// yet, or rebuilds them from every raw row. Returns the number of files taken in.
-    func foldOutcomes(on connection: PostgresConnection, rebuild: Bool) throws -> Int {
+    func foldOutcomes(on connection: PostgresConnection, rebuild: Bool, timeZone: String, dayRule: String) throws -> Int {
         if rebuild { try connection.execute(SQLCatalog.text("friction/fold_reset.sql")) }
         let files = try connection.query(SQLCatalog.text("friction/fold_window.sql"), [rebuild]).scalar(Int.self)
         guard rebuild || files > 0 else { return 0 }
@@ -15,8 +15,6 @@ extension FrictionComputation {
             try connection.execute("analyze \(try connection.quoteIdentifier(try partition.decode(String.self, at: 0)))")
         }
         try connection.query(SQLCatalog.text("friction/fold_reached.sql"), [rebuild])
-        let timeZone = settings.timeZone
-        let dayRule = settings.dayRule.sqlName
         // The ends of the apps' last days with an open first: the incremental outcomes read them.
         try connection.query(SQLCatalog.text("friction/fold_apps.sql"), [rebuild, timeZone])
         if rebuild {
@@ -43,25 +41,18 @@ extension FrictionComputation {
         return files
     }
 
-    /// Records the time zone and day rule of `settings` as the ones the outcomes are counted
-    /// under. `changed` when they differ from the recorded ones (or none are recorded), so the
-    /// outcomes must be rebuilt; `previous` names the recorded ones ("UTC, calendar"), nil when
-    /// none were (a new database, or one just migrated to 0047).
-    func updateDayRule(on connection: PostgresConnection) throws -> (changed: Bool, previous: String?) {
-        let timeZone = settings.timeZone
-        let dayRule = settings.dayRule.sqlName
-        let recorded = try connection.query("select time_zone, day_rule from friction_day_rule")
-        let previous = try recorded.rows.first.map {
-            (timeZone: try $0.decode(String.self, at: 0), dayRule: try $0.decode(String.self, at: 1))
-        }
-        if let previous, previous.timeZone == timeZone, previous.dayRule == dayRule {
-            return (false, nil)
-        }
-        try connection.query("""
-            insert into friction_day_rule (time_zone, day_rule) values ($1, $2)
-            on conflict (singleton) do update set time_zone = excluded.time_zone, day_rule = excluded.day_rule
-            """, [timeZone, dayRule])
-        return (true, previous.map { "\($0.timeZone), \($0.dayRule)" })
+    /// The time zone and day rule of the configuration in force (`settings_in_force.sql`), and
+    /// whether the outcomes were counted under others (or under none yet), so they must be rebuilt;
+    /// `previous` names the ones they were counted under ("UTC, calendar"), nil before the first run.
+    func dayRuleInForce(on connection: PostgresConnection) throws
+        -> (timeZone: String, dayRule: String, changed: Bool, previous: String?) {
+        let row = try connection.query(SQLCatalog.text("friction/settings_in_force.sql"))[0]
+        let timeZone = try row.decode(String.self, column: "time_zone")
+        let dayRule = try row.decode(String.self, column: "day_rule")
+        let previousTimeZone = try row.decode(String?.self, column: "previous_time_zone")
+        let previousDayRule = try row.decode(String?.self, column: "previous_day_rule")
+        let previous = previousTimeZone.flatMap { zone in previousDayRule.map { "\(zone), \($0)" } }
+        return (timeZone, dayRule, previousTimeZone != timeZone || previousDayRule != dayRule, previous)
     }
 
     /// Recomputes impact and breakdown of `apps`: counts per (screen, type) in SQL, tests and

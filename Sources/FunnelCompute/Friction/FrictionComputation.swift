@@ -59,25 +59,13 @@ public struct FrictionSettings: Sendable, Equatable {
     /// A breakdown slice (one input mode, orientation or platform) "explains" a flagged friction
     /// when it carries at least this share of the users lost.
     public var explainingShare: Double
-    /// The reporting time zone and day rule a day-1 return is counted in, as the metrics count
-    /// day 1 (the configuration's). Outcomes computed under others are rebuilt.
-    public var timeZone: String
-    public var dayRule: DayRule
 
     public init(rotationWindowSeconds: Double = 1.0, rules: FrictionFlagRules = FrictionFlagRules(),
-                fetchBatchSize: Int = 20_000, explainingShare: Double = 0.8,
-                timeZone: String = "UTC", dayRule: DayRule = .calendar) {
+                fetchBatchSize: Int = 20_000, explainingShare: Double = 0.8) {
         self.rotationWindowSeconds = rotationWindowSeconds
         self.rules = rules
         self.fetchBatchSize = fetchBatchSize
         self.explainingShare = explainingShare
-        self.timeZone = timeZone
-        self.dayRule = dayRule
-    }
-
-    /// The time zone and day rule of a configuration, the rest at their defaults.
-    public init(configuration: FunnelConfiguration) {
-        self.init(timeZone: configuration.timeZone, dayRule: configuration.dayRule)
     }
 }
 
@@ -122,6 +110,11 @@ public struct FrictionSummary: Sendable, Equatable {
 /// of every user (the screens they reached, whether they completed onboarding and returned on day
 /// 1) is kept in tables that each run brings up to date from the loaded files no run has read
 /// (`friction_files`), so impact, recomputed whole per app, is an aggregate over kept rows.
+///
+/// A day-1 return is counted in the reporting time zone and under the day rule of the
+/// configuration in force (`ComputeSettings`, as the metrics count day 1); the run records them
+/// (`computed_under`, lane `friction`) in its transaction, and a run under others rebuilds the
+/// outcomes.
 public struct FrictionComputation: Sendable {
     public var settings: FrictionSettings
 
@@ -153,15 +146,17 @@ public struct FrictionComputation: Sendable {
             let foldStart = Date()
             // Outcomes counted under another time zone or day rule are rebuilt, and then every
             // app's impact is recomputed.
-            let (dayRuleChanged, previousDayRule) = try updateDayRule(on: connection)
+            let dayRule = try dayRuleInForce(on: connection)
+            let dayRuleChanged = dayRule.changed
             let rebuildsOutcomes = scope.rebuildsEverything || dayRuleChanged
-            if let previousDayRule, !scope.rebuildsEverything {
+            if let previous = dayRule.previous, dayRuleChanged, !scope.rebuildsEverything {
                 logger.info("friction's day-1 returns were counted under another time zone or day rule: recounting them all",
-                            metadata: ["friction.before": .string(previousDayRule),
-                                       "friction.time_zone": .string(settings.timeZone),
-                                       "friction.day_rule": .string(settings.dayRule.sqlName)])
+                            metadata: ["friction.before": .string(previous),
+                                       "friction.time_zone": .string(dayRule.timeZone),
+                                       "friction.day_rule": .string(dayRule.dayRule)])
             }
-            summary.filesFolded = try foldOutcomes(on: connection, rebuild: rebuildsOutcomes)
+            summary.filesFolded = try foldOutcomes(on: connection, rebuild: rebuildsOutcomes,
+                                                   timeZone: dayRule.timeZone, dayRule: dayRule.dayRule)
             summary.foldSeconds = Date().timeIntervalSince(foldStart)
             logger.info("friction outcomes brought up to date", metadata: [
                 "friction.files": "\(summary.filesFolded)", "friction.rebuilt": "\(rebuildsOutcomes)",
@@ -192,6 +187,7 @@ public struct FrictionComputation: Sendable {
                 union select distinct app_id from fct_friction_episodes order by 1
                 """).map { try $0.decode(String.self, at: 0) }
             try recomputeImpact(on: connection, apps: apps, summary: &summary)
+            try ComputeLedger(connection).recordComputedUnder(lane: .friction)
             summary.impactSeconds = Date().timeIntervalSince(impactStart)
             logger.info("friction impact recomputed", metadata: [
                 "friction.apps": "\(apps.count)", "friction.pairs": "\(summary.pairsTested)",

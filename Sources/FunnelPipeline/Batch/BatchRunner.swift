@@ -142,7 +142,7 @@ public struct BatchRunner {
             summary.configuration?.changes = change.differences
             logger.warning("\(change.warning)")
         }
-        let job = ComputeJob(configuration: configuration.configuration, logger: logger)
+        let job = ComputeJob(configuration: configuration.configuration, source: configuration.source, logger: logger)
         let telemetry = TelemetryLoad(files: besideMetrics ? lanes.telemetry : [],
                                       ingest: IngestRun(settings: settings, kind: nil, assumeTimeZone: nil, workers: 1,
                                                         workerOptions: ingest.workerOptions),
@@ -150,8 +150,8 @@ public struct BatchRunner {
         let loadTelemetry: (@Sendable () throws -> Void)? = besideMetrics ? { @Sendable in try telemetry.load() } : nil
         let previousRun = try step("compute") { try lastComputeRun(session.ensure()) }
         let result = try step("compute") {
-            try job.run(try session.ensure(), options: ComputeOptions(waitForLock: true), alongside: settings,
-                        beforeFriction: loadTelemetry)
+            try ComputeLanes(job: job).run(try session.ensure(), options: ComputeOptions(waitForLock: true), alongside: settings,
+                                           beforeFriction: loadTelemetry)
         }
         summary.compute = result?.compute
         if besideMetrics {
@@ -159,7 +159,6 @@ public struct BatchRunner {
             record(reports, into: &summary)
             try step("compute") { try DailyLanes.markTelemetryFolded(session.ensure(), telemetry.reports) }
         }
-        try step("compute") { try configuration.record(on: session.ensure()) }
         summary.computeRunId = try step("compute") { try lastComputeRun(session.ensure()) }
         if stop.isSet { throw CommandFailure("interrupted after compute: the next run writes the reports") }
 

@@ -8,7 +8,7 @@ public import PostgresClient
 /// The two lanes of a daily run (`funnel run` and `funnel bench daily` alike). The metrics read
 /// every kind of file but telemetry (`ux`); friction reads telemetry, steps and opens. So the
 /// event files load first, with every worker; then the metrics compute on the run's connection
-/// while the second connection loads the telemetry and then runs friction (`ComputeJob`'s
+/// while the second connection loads the telemetry and then runs friction (`ComputeLanes`'s
 /// `beforeFriction`). On two cores the telemetry's load, its largest file, no longer holds up the
 /// metrics, and friction still starts only once every file is in.
 public struct DailyLanes: Sendable {

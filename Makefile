@@ -77,7 +77,7 @@ schema: deps
 
 ## check: the unit tests alone, which need no database (the core's maths and funnels, the readers
 ## and validation, the generator, the renderers); `make test` runs them with the integration tests.
-UNIT_TESTS := ^(FunnelCoreTests|FunnelGenerateTests|FunnelIngestUnitTests|FunnelReportsUnitTests|FunnelPipelineTests)\.
+UNIT_TESTS := ^(FunnelCoreTests|FunnelGenerateTests|FunnelIngestUnitTests|FunnelReportsUnitTests|FunnelPipelineTests|FunnelSQLTests)\.
 check: deps
 	$(FORGET_PLAN)
 	$(SWIFT) build --build-tests

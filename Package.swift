@@ -73,6 +73,7 @@ let package = Package(
             "FunnelGenerate", "FunnelQuery", "IngestFixtures", "FunnelBench",
             "FunnelIngest", "FunnelCore", "PostgresClient", "TestSupport",
         ]),
+        .testTarget(name: "FunnelSQLTests", dependencies: ["FunnelSQL"]),
         .testTarget(name: "FunnelPipelineTests", dependencies: ["FunnelPipeline", "FunnelCore", "TestSupport"]),
         .testTarget(name: "FunnelCLITests", dependencies: ["TestSupport", "PostgresClient"]),
         .testTarget(name: "FunnelReportsUnitTests", dependencies: ["FunnelReports", "FunnelCore", "TestSupport"]),

@@ -332,7 +332,7 @@ QUERIES = [
 ]
 
 # Onboarding friction as funnel finds it (SPEC.md "Onboarding friction"; FrictionDetector and
-# KeyboardOcclusionDetector in Sources/FunnelCore/Friction, sql/friction/): the detectors' state
+# KeyboardOcclusionDetector in Sources/FunnelCore/Friction, sql/intermediate/friction/): the detectors' state
 # machines written as window functions over each session's events in time order.
 FRICTION_QUERIES = [
     ("dedup ux", """
@@ -340,7 +340,7 @@ FRICTION_QUERIES = [
         select * from raw_ux
         qualify row_number() over (partition by app_id, event_id order by occurred_at) = 1
     """),
-    # Who reached each screen: its telemetry, or a step naming it (fold_reached.sql).
+    # Who reached each screen: its telemetry, or a step naming it (int_friction_reached.sql).
     ("friction: reached screens", """
         create table friction_reached as
         select distinct app_id, screen, user_id from ux
@@ -348,7 +348,7 @@ FRICTION_QUERIES = [
         select distinct app_id, screen, user_id from steps where screen is not null
     """),
     # Each session's events in time order, numbered (rn); keyboard will_* notifications are
-    # intentions the detectors ignore (declare_session_events.sql leaves them out too). seg numbers
+    # intentions the detectors ignore (session_events.sql leaves them out too). seg numbers
     # the runs of events on one screen (a new screen resets the keyboard's state); layout_rn is the
     # event that gave the screen's current layout (focused field, primary button, caret), 0 for none.
     ("friction: session events", """
@@ -584,7 +584,7 @@ FRICTION_QUERIES = [
     """),
     # Per (screen with telemetry, friction type): the users who reached the screen, hit or not,
     # and how many of each dropped off (no onboarding completion) or did not return on day 1
-    # (where day 1 is known), as impact_counts.sql counts them.
+    # (where day 1 is known), as fct_friction_impact.counts.sql counts them.
     ("friction: impact counts", """
         create table friction_counts as
         with screen_totals as (

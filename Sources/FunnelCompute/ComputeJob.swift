@@ -126,7 +126,7 @@ public struct ComputeJob: Sendable {
     /// impact when the outcomes were counted under another time zone or day rule than the
     /// configuration in force (the run rebuilds them); nil when neither.
     static func unreadFrictionScope(_ connection: PostgresConnection) throws -> FrictionScope? {
-        let row = try connection.query(SQLCatalog.text("friction/unread_files.sql"))[0]
+        let row = try connection.query(SQLCatalog.text("bookkeeping/friction/unread_files.sql"))[0]
         guard try row.decode(Bool.self, at: 0) else {
             return try row.decode(Bool.self, at: 1) ? .impactOnly : nil
         }

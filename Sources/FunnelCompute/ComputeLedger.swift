@@ -3,7 +3,7 @@ import FunnelSQL
 public import FunnelCore
 public import PostgresClient
 
-/// The compute bookkeeping that commands read and write around a compute (`sql/compute/`): what
+/// The compute bookkeeping that commands read and write around a compute (`sql/bookkeeping/metrics/`): what
 /// waits to be computed, the last run, the configuration each lane computed under, and the
 /// telemetry files a daily run's friction lane has taken in. The one place outside the engine
 /// that runs compute's statements.
@@ -16,7 +16,7 @@ public struct ComputeLedger {
 
     /// True when loaded rows wait for a compute (in the cohort-date range, when one is given).
     public func hasPendingWork(from: PostgresDate? = nil, to: PostgresDate? = nil) throws -> Bool {
-        try connection.query(SQLCatalog.text("compute/pending_work.sql"), [from, to]).rows.first?.decode(Bool.self, at: 0) ?? false
+        try connection.query(SQLCatalog.text("bookkeeping/metrics/pending_work.sql"), [from, to]).rows.first?.decode(Bool.self, at: 0) ?? false
     }
 
     /// The last compute run's id (`compute_runs.run_id`); 0 before the first.
@@ -29,14 +29,14 @@ public struct ComputeLedger {
     /// make the next run with nothing new compute again.
     public func markTelemetryFolded(_ fileIDs: [Int64]) throws {
         guard !fileIDs.isEmpty else { return }
-        try connection.query(SQLCatalog.text("compute/telemetry_folded.sql"), [fileIDs])
+        try connection.query(SQLCatalog.text("bookkeeping/metrics/telemetry_folded.sql"), [fileIDs])
     }
 
     /// How `configuration` (read from `source`, nil for the built-in defaults) differs from the
     /// one the database was last computed with, and what the rebuild it forces costs; nil when
     /// nothing was computed yet or nothing changed.
     public func configurationChange(to configuration: FunnelConfiguration, source: String?) throws -> ConfigurationChange? {
-        let row = try connection.query(SQLCatalog.text("compute/configuration_change.sql"), [configuration.fingerprint]).rows.first
+        let row = try connection.query(SQLCatalog.text("bookkeeping/metrics/configuration_change.sql"), [configuration.fingerprint]).rows.first
         guard let row, try row.decode(Bool.self, column: "changed") else { return nil }
         let previousSettings = try row.decode(String?.self, column: "previous_settings")
             .flatMap { try? JSONDecoder().decode([ConfigurationSetting].self, from: Data($0.utf8)) }
@@ -50,7 +50,7 @@ public struct ComputeLedger {
                 differences.append(.init(key: key, before: before[key], after: after[key]))
             }
         }
-        let cost = try connection.query(SQLCatalog.text("compute/rebuild_cost.sql")).rows.first
+        let cost = try connection.query(SQLCatalog.text("bookkeeping/metrics/rebuild_cost.sql")).rows.first
         return ConfigurationChange(
             previousSource: try row.decode(String?.self, column: "previous_source"),
             previousKnown: previousSettings != nil, source: source, differences: differences,
@@ -63,7 +63,7 @@ public struct ComputeLedger {
     /// Records that `lane` has computed under the configuration in force (`ComputeSettings`):
     /// called by the lane inside its own transaction, so a lane that fails keeps its old record.
     func recordComputedUnder(lane: ComputeLane) throws {
-        try connection.query(SQLCatalog.text("compute/computed_under.sql"), [lane.rawValue])
+        try connection.query(SQLCatalog.text("bookkeeping/metrics/computed_under.sql"), [lane.rawValue])
     }
 
     /// The fingerprint, time zone and day rule `lane` last computed under; nil before its first

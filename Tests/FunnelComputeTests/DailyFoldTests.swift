@@ -69,8 +69,8 @@ struct DailyFoldTests {
         let telemetryFiles = try connection.query("select file_id from ingest_files where kind = 'ux' and path like $1 || '/%'",
                                                   [telemetry.path]).rows.map { try $0.decode(Int64.self, at: 0) }
         #expect(telemetryFiles.count == dayFiles.filter { $0.hasPrefix("ux") }.count && !telemetryFiles.isEmpty)
-        try connection.query(SQLCatalog.text("compute/telemetry_folded.sql"), [telemetryFiles])
-        #expect(try !connection.query(SQLCatalog.text("compute/pending_work.sql"),
+        try connection.query(SQLCatalog.text("bookkeeping/metrics/telemetry_folded.sql"), [telemetryFiles])
+        #expect(try !connection.query(SQLCatalog.text("bookkeeping/metrics/pending_work.sql"),
                                       [PostgresDate?.none, PostgresDate?.none])[0].decode(Bool.self, at: 0),
                 "nothing waits once friction has read the telemetry")
         let reinstallersAfter = try connection.query("select count(*) from int_user_facts where installs > 1").scalar(Int.self)

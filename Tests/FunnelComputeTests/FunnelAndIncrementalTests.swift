@@ -355,7 +355,7 @@ struct FunnelAndIncrementalTests {
         func failedChecks(after breakage: String) throws -> [String] {
             try f.connection.execute("begin")
             defer { _ = try? f.connection.execute("rollback") }
-            try f.connection.execute(SQLCatalog.text("compute/temp_tables.sql"))
+            try f.connection.execute(SQLCatalog.text("intermediate/metrics/scope_tables.sql"))
             try f.connection.execute(breakage)
             return try engine.failedChecks(f.connection)
         }

@@ -2,7 +2,7 @@ import FunnelSQL
 import PostgresClient
 import Testing
 
-/// The default funnel's exact medians kept by `compute/funnel_points.sql`: each run moves a
+/// The default funnel's exact medians kept by `intermediate/metrics/int_funnel_points.fold.sql`: each run moves a
 /// group's anchor by the changes below it and walks to the new middle. Checked against
 /// percentile_cont over the stored points after every round of random changes.
 @Suite("Funnel medians kept by their changes")
@@ -35,7 +35,7 @@ struct FunnelMediansTests {
         // The working tables live until the transaction ends, as in a compute run.
         try connection.execute("begin")
         do {
-            try connection.execute(SQLCatalog.text("compute/temp_tables.sql"))
+            try connection.execute(SQLCatalog.text("intermediate/metrics/scope_tables.sql"))
             for round in 0..<14 {
                 try connection.execute("truncate funnel_fact_changes")
                 var changes: [(Int, String, Point)] = []
@@ -67,7 +67,7 @@ struct FunnelMediansTests {
                         """, [sign, user, point.network, point.campaign, point.seconds[0], point.seconds[1],
                               point.seconds[2], point.seconds[3]])
                 }
-                try connection.execute(SQLCatalog.text("compute/funnel_points.sql"))
+                try connection.execute(SQLCatalog.text("intermediate/metrics/int_funnel_points.fold.sql"))
                 let kept = try connection.query("""
                     select (step_index, dim, dim_value, users, median_seconds)::text
                     from int_funnel_medians where step_index > 0 order by 1

@@ -21,7 +21,7 @@ public import PostgresClient
 /// new installs and changed installs put their cohorts in the scope, and the other rows are
 /// folded into the facts of the users they belong to (which keep the days they were active and
 /// bought on, and their open and purchase times), with the rollups updated by the difference
-/// (`delta_rollups.sql`), so adding a day costs what that day holds, not the history.
+/// (`int_cohort_rollups.fold.sql`), so adding a day costs what that day holds, not the history.
 public struct ComputeEngine: Sendable {
     public static let lockKey = AdvisoryLockKey("funnel.compute")
 
@@ -67,16 +67,16 @@ public struct ComputeEngine: Sendable {
                 ])
             }
             let full = options.full || changed || !inputsAppeared.isEmpty
-            try connection.execute(SQLCatalog.text("compute/temp_tables.sql"))
+            try connection.execute(SQLCatalog.text("intermediate/metrics/scope_tables.sql"))
             let wholeHistory = full && options.from == nil && options.to == nil
             // No JIT compilation, for rebuilds too: the steps that turn sorts off to get hashed
-            // plans (funnel_points_full.sql, the rollups) carry the disabled sort's huge cost
+            // plans (int_funnel_points.sql, the rollups) carry the disabled sort's huge cost
             // estimate, which made PostgreSQL inline and optimise them at 1.5 s apiece; on a
             // partial run each compile (50-100 ms) costs more than it saves.
             try connection.execute("set local jit = off")
             if wholeHistory {
-                try connection.execute(SQLCatalog.text("compute/reset.sql"))
-                // The funnel points are filled from every user's facts at the end (funnel_points_full.sql).
+                try connection.execute(SQLCatalog.text("bookkeeping/metrics/reset.sql"))
+                // The funnel points are filled from every user's facts at the end (int_funnel_points.sql).
                 try connection.execute("set local funnel.fact_changes = off")
             } else {
                 // A partial run matches tens of thousands of keys against the big derived tables,
@@ -91,13 +91,13 @@ public struct ComputeEngine: Sendable {
             } else {
                 nil
             }
-            let windowFiles = try connection.query(SQLCatalog.text("compute/window_files.sql")).scalar(Int.self)
-            let scopeFile = full ? "compute/scope_full.sql" : "compute/scope_dirty.sql"
+            let windowFiles = try connection.query(SQLCatalog.text("bookkeeping/metrics/window_files.sql")).scalar(Int.self)
+            let scopeFile = full ? "intermediate/metrics/scope.full.sql" : "intermediate/metrics/scope.dirty.sql"
             try connection.query(SQLCatalog.text(scopeFile), [options.from, options.to])
             var users = 0
             var foldedUsers = 0
             if windowFiles > 0 && !wholeHistory {
-                try timed("scope_window") { try connection.execute(SQLCatalog.text("compute/scope_window.sql")) }
+                try timed("scope_window") { try connection.execute(SQLCatalog.text("intermediate/metrics/scope.window.sql")) }
                 foldedUsers = try fold(connection)
             }
             var cohortDays = try connection.query("select count(*) from compute_scope").scalar(Int.self)
@@ -110,10 +110,10 @@ public struct ComputeEngine: Sendable {
             ).scalar(Int.self)
             if spendDates > 0 {
                 try timed("int_spend_day_rollup") {
-                    try connection.execute(SQLCatalog.text("compute/int_spend_day_rollup.sql"))
+                    try connection.execute(SQLCatalog.text("intermediate/metrics/int_spend_day_rollup.sql"))
                 }
             }
-            try connection.execute(SQLCatalog.text("compute/fold_files.sql"))
+            try connection.execute(SQLCatalog.text("bookkeeping/metrics/fold_files.sql"))
             try updateFunnelPoints(connection, wholeHistory: wholeHistory)
             if cohortDays > 0 || foldedUsers > 0 || spendDates > 0 || changed {
                 try buildMarts(connection, full: full)
@@ -145,7 +145,7 @@ public struct ComputeEngine: Sendable {
     /// impact when the new files hold no telemetry (their steps and opens change outcomes); nil
     /// when nothing waits.
     static func pendingFrictionScope(_ connection: PostgresConnection, options: ComputeOptions) throws -> FrictionScope? {
-        let pending = try connection.query(SQLCatalog.text("compute/pending_work.sql"), [options.from, options.to])
+        let pending = try connection.query(SQLCatalog.text("bookkeeping/metrics/pending_work.sql"), [options.from, options.to])
         guard let row = pending.rows.first, try row.decode(Bool.self, at: 0) else { return nil }
         if options.from == nil && options.to == nil, !(try row.decode(Bool.self, at: 2)) {
             return .newFiles
@@ -164,13 +164,13 @@ public struct ComputeEngine: Sendable {
     }
 
     /// Folds the window's rows into the users they touch outside the scope's cohorts (see
-    /// `delta_users.sql`): their facts, which keep the state a fold needs, are updated from the new
-    /// days alone (`delta_user_days.sql`) and the rollups get the difference. Returns the number of
+    /// `scope_installs.fold.sql`): their facts, which keep the state a fold needs, are updated from the new
+    /// days alone (`scope_user_days.fold.sql`) and the rollups get the difference. Returns the number of
     /// users folded.
     private func fold(_ connection: PostgresConnection) throws -> Int {
         var folded = 0
         try timed("delta_users") {
-            folded = try connection.query(SQLCatalog.text("compute/delta_users.sql")).affectedRows
+            folded = try connection.query(SQLCatalog.text("intermediate/metrics/scope_installs.fold.sql")).affectedRows
         }
         guard folded > 0 else { return 0 }
         try connection.execute("analyze delta_users")
@@ -180,41 +180,41 @@ public struct ComputeEngine: Sendable {
         try connection.execute("set local enable_mergejoin = off")
         defer { _ = try? connection.execute("set local enable_mergejoin = on") }
         try connection.execute("insert into held_scope select * from compute_scope; truncate compute_scope")
-        try timed("delta_user_days") { try connection.execute(SQLCatalog.text("compute/delta_user_days.sql")) }
+        try timed("delta_user_days") { try connection.execute(SQLCatalog.text("intermediate/metrics/scope_user_days.fold.sql")) }
         try timed("user_activity") { try sumActivity(connection, of: .newDays) }
-        try timed("delta_general_users") { try connection.execute(SQLCatalog.text("compute/delta_general_users.sql")) }
+        try timed("delta_general_users") { try connection.execute(SQLCatalog.text("intermediate/metrics/scope_user_state.fold.sql")) }
         // User-defined funnels read the raw events of every delta user; then the facts: most
         // updated in place, the general users' derived again from their state and onboarding.
         try timed("int_user_funnel_steps") { try evaluateCustomFunnels(connection) }
         try timed("int_user_retention") { try evaluateCustomRetention(connection) }
-        for step in ["delta_fast_facts", "scope_onboarding", "int_user_facts", "int_user_facts_inviters"] {
-            try timed(step) { try connection.execute(SQLCatalog.text("compute/\(step).sql")) }
+        for step in ["int_user_facts.fold", "scope_onboarding", "int_user_facts", "int_user_facts.inviters"] {
+            try timed(step) { try connection.execute(SQLCatalog.text("intermediate/metrics/\(step).sql")) }
         }
         // As for the cohort rebuild's rollups: hashing the contributions by their six or seven
         // keys beats sorting them (466 -> 270 ms for the day rollup at 3M events). Only here:
         // elsewhere in the fold, plans without sorts were far worse.
         try connection.execute("set local enable_sort = off")
-        try timed("delta_rollups") { try connection.execute(SQLCatalog.text("compute/delta_rollups.sql")) }
+        try timed("delta_rollups") { try connection.execute(SQLCatalog.text("intermediate/metrics/int_cohort_rollups.fold.sql")) }
         try connection.execute("set local enable_sort = on")
-        try timed("compute_state") { try connection.execute(SQLCatalog.text("compute/compute_state.sql")) }
+        try timed("compute_state") { try connection.execute(SQLCatalog.text("bookkeeping/metrics/compute_state.sql")) }
         try connection.execute("insert into compute_scope select * from held_scope")
         return folded
     }
 
     /// Facts and rollups of the scope's cohort days; returns the number of users rebuilt.
     private func rebuild(_ connection: PostgresConnection, wholeHistory: Bool) throws -> Int {
-        try timed("int_scope_installs") { try connection.execute(SQLCatalog.text("compute/int_scope_installs.sql")) }
+        try timed("int_scope_installs") { try connection.execute(SQLCatalog.text("intermediate/metrics/scope_installs.sql")) }
         for _ in 0..<3 {
-            let added = try connection.query(SQLCatalog.text("compute/scope_expand.sql")).count
+            let added = try connection.query(SQLCatalog.text("intermediate/metrics/scope.expand.sql")).count
             guard added > 0 else { break }
             logger.debug("scope widened by moved users", metadata: ["compute.added_days": "\(added)"])
-            try connection.execute(SQLCatalog.text("compute/int_scope_installs.sql"))
+            try connection.execute(SQLCatalog.text("intermediate/metrics/scope_installs.sql"))
         }
         let users = try connection.query("select count(*) from scope_installs").scalar(Int.self)
-        try timed("int_scope_user_days") { try connection.execute(SQLCatalog.text("compute/int_scope_user_days.sql")) }
+        try timed("int_scope_user_days") { try connection.execute(SQLCatalog.text("intermediate/metrics/scope_user_days.sql")) }
         try timed("user_activity") { try sumActivity(connection, of: .allDays) }
-        for step in ["int_scope_user_state", "scope_onboarding", "int_user_facts"] {
-            try timed(step) { try connection.execute(SQLCatalog.text("compute/\(step).sql")) }
+        for step in ["scope_user_state", "scope_onboarding", "int_user_facts"] {
+            try timed(step) { try connection.execute(SQLCatalog.text("intermediate/metrics/\(step).sql")) }
         }
         // Facts rewritten in bulk need fresh statistics before the inviter lookup joins them; a
         // few cohorts' worth leaves the statistics as good as they were.
@@ -224,7 +224,7 @@ public struct ComputeEngine: Sendable {
             try timed("analyze int_user_facts") { try connection.execute("analyze int_user_facts") }
         }
         try timed("int_user_facts_inviters") {
-            try connection.execute(SQLCatalog.text("compute/int_user_facts_inviters.sql"))
+            try connection.execute(SQLCatalog.text("intermediate/metrics/int_user_facts.inviters.sql"))
         }
         try timed("int_user_funnel_steps") { try evaluateCustomFunnels(connection) }
         try timed("int_user_retention") { try evaluateCustomRetention(connection) }
@@ -232,13 +232,13 @@ public struct ComputeEngine: Sendable {
         // half the time of the sort-based plan the planner picks on its own (measured at 1M events).
         // Only for this step: elsewhere, plans without sorts were far worse.
         try connection.execute("set local enable_sort = off")
-        try timed("int_cohort_rollups") { try connection.execute(SQLCatalog.text("compute/int_cohort_rollups.sql")) }
+        try timed("int_cohort_rollups") { try connection.execute(SQLCatalog.text("intermediate/metrics/int_cohort_rollups.sql")) }
         try connection.execute("set local enable_sort = on")
-        try timed("compute_state") { try connection.execute(SQLCatalog.text("compute/compute_state.sql")) }
+        try timed("compute_state") { try connection.execute(SQLCatalog.text("bookkeeping/metrics/compute_state.sql")) }
         return users
     }
 
-    /// The days `user_activity.sql` sums per user: every day of the scope's users (a rebuild) or
+    /// The days `scope_user_activity.sql` sums per user: every day of the scope's users (a rebuild) or
     /// the days a fold's window adds.
     private enum ActivityDays: String {
         case allDays = "scope_user_days"
@@ -248,7 +248,7 @@ public struct ComputeEngine: Sendable {
     /// Fills `scope_user_activity` from one of the two day tables; the table name comes from
     /// `ActivityDays`, never from input.
     private func sumActivity(_ connection: PostgresConnection, of days: ActivityDays) throws {
-        let template = SQLCatalog.text("compute/user_activity.sql")
+        let template = SQLCatalog.text("intermediate/metrics/scope_user_activity.sql")
         try connection.execute(template.replacingOccurrences(of: "{{days}}", with: days.rawValue))
     }
 
@@ -260,9 +260,9 @@ public struct ComputeEngine: Sendable {
             "select exists (select 1 from int_user_facts) and not exists (select 1 from int_funnel_medians)"
         ).scalar(Bool.self)
         if wholeHistory || missing {
-            try timed("funnel_points_full") { try connection.execute(SQLCatalog.text("compute/funnel_points_full.sql")) }
+            try timed("funnel_points_full") { try connection.execute(SQLCatalog.text("intermediate/metrics/int_funnel_points.sql")) }
         } else if try connection.query("select exists (select 1 from funnel_fact_changes)").scalar(Bool.self) {
-            try timed("funnel_points") { try connection.execute(SQLCatalog.text("compute/funnel_points.sql")) }
+            try timed("funnel_points") { try connection.execute(SQLCatalog.text("intermediate/metrics/int_funnel_points.fold.sql")) }
         }
     }
 
@@ -278,20 +278,20 @@ public struct ComputeEngine: Sendable {
         // have changed, unless the run rebuilds everything (a configuration change may move every
         // cell).
         try timed("fct_retention") {
-            try connection.query(SQLCatalog.text("compute/fct_retention.sql"), [!full])
+            try connection.query(SQLCatalog.text("marts/metrics/fct_retention.sql"), [!full])
         }
         for step in ["fct_retention_summary", "fct_retention_brackets", "fct_regular_users", "fct_ltv"] {
-            try timed(step) { try connection.execute(SQLCatalog.text("compute/\(step).sql")) }
+            try timed(step) { try connection.execute(SQLCatalog.text("marts/metrics/\(step).sql")) }
         }
-        try timed("fct_cpi") { try connection.query(SQLCatalog.text("compute/fct_cpi.sql"), [!full]) }
+        try timed("fct_cpi") { try connection.query(SQLCatalog.text("marts/metrics/fct_cpi.sql"), [!full]) }
         for step in ["fct_funnel_top", "fct_kfactor", "fct_funnel", "fct_funnel_breakdown"] {
-            try timed(step) { try connection.execute(SQLCatalog.text("compute/\(step).sql")) }
+            try timed(step) { try connection.execute(SQLCatalog.text("marts/metrics/\(step).sql")) }
         }
         try timed("fct_custom_retention") { try buildCustomRetention(connection) }
         try timed("fct_ltv_models") { try projectLTV(connection, full: full) }
-        try timed("fct_networks") { try connection.execute(SQLCatalog.text("compute/fct_networks.sql")) }
+        try timed("fct_networks") { try connection.execute(SQLCatalog.text("marts/metrics/fct_networks.sql")) }
         try timed("fct_spend_response") { try buildSpendResponse(connection) }
-        try timed("fct_cpi_hourly") { try connection.execute(SQLCatalog.text("compute/fct_cpi_hourly.sql")) }
+        try timed("fct_cpi_hourly") { try connection.execute(SQLCatalog.text("marts/metrics/fct_cpi_hourly.sql")) }
     }
 
     /// The invariant checks of `sql/checks/` that return rows.

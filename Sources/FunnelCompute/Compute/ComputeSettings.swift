@@ -109,6 +109,6 @@ extension ComputeEngine {
     /// Records which inputs of the default funnel each app has (`funnel_inputs.sql`) and returns
     /// the apps whose facts were derived under another answer; their steps must be derived again.
     func defaultFunnelInputsChanged(_ connection: PostgresConnection) throws -> [String] {
-        try connection.query(SQLCatalog.text("compute/funnel_inputs.sql")).map { try $0.decode(String.self, at: 0) }
+        try connection.query(SQLCatalog.text("bookkeeping/metrics/funnel_inputs.sql")).map { try $0.decode(String.self, at: 0) }
     }
 }

@@ -39,7 +39,7 @@ public struct LTVTriangles: Sendable {
         }
         var cohorts: [Key: Building] = [:]
         var buyersByApp: [String: [Buyer]] = [:]
-        for row in try connection.query(SQLCatalog.text("compute/ltv_triangle.sql"), [completeDaysOnly ? 1 : 0]) {
+        for row in try connection.query(SQLCatalog.text("intermediate/metrics/ltv_triangle.sql"), [completeDaysOnly ? 1 : 0]) {
             let key = Key(app: try row.decode(String.self, at: 0), network: try row.decode(String.self, at: 1),
                           cohort: try row.decode(String.self, at: 2))
             let lastDay = try row.decode(Int.self, at: 4)
@@ -53,7 +53,7 @@ public struct LTVTriangles: Sendable {
             cohorts[key]!.purchases[day] += try row.decode(Double.self, at: 7)
         }
         if withBuyers {
-            for row in try connection.query(SQLCatalog.text("compute/ltv_buyers.sql")) {
+            for row in try connection.query(SQLCatalog.text("intermediate/metrics/ltv_buyers.sql")) {
                 let app = try row.decode(String.self, at: 0)
                 let network = try row.decode(String.self, at: 1)
                 let cohort = try row.decode(String.self, at: 2)

@@ -17,7 +17,7 @@ extension FrictionComputation {
     func rebuildEpisodes(on connection: PostgresConnection, summary: inout FrictionSummary) throws {
         let detector = FrictionDetector(keyboard: KeyboardOcclusionDetector(
             rotationWindowSeconds: settings.rotationWindowSeconds))
-        try connection.execute(SQLCatalog.text("friction/declare_session_events.sql"))
+        try connection.execute(SQLCatalog.text("intermediate/friction/session_events.sql"))
         let fetch = "fetch forward \(max(1, settings.fetchBatchSize)) from friction_session_events"
         var current: SessionKey?
         var events: [FrictionEvent] = []
@@ -57,13 +57,13 @@ extension FrictionComputation {
     private func copy(_ pending: inout String, on connection: PostgresConnection) throws {
         guard !pending.isEmpty else { return }
         let data = pending
-        try connection.copyIn(SQLCatalog.text("friction/copy_episodes.sql")) { writer in
+        try connection.copyIn(SQLCatalog.text("marts/friction/fct_friction_episodes.copy.sql")) { writer in
             try writer.write(data)
         }
         pending = ""
     }
 
-    /// Decodes one row of `declare_session_events.sql` (columns 4 onwards).
+    /// Decodes one row of `session_events.sql` (columns 4 onwards).
     static func event(from row: PostgresRow) throws -> FrictionEvent {
         // Most optional columns are NULL for a given event type: test that before decoding.
         func optional<T: PostgresDecodable>(_ type: T.Type, _ index: Int) throws -> T? {

@@ -7,30 +7,30 @@ extension FrictionComputation {
     /// counted by outcome class (0045), up to date with the loaded files no friction run has read
     /// yet, or rebuilds them from every raw row. Returns the number of files taken in.
     func foldOutcomes(on connection: PostgresConnection, rebuild: Bool, timeZone: String, dayRule: String) throws -> Int {
-        if rebuild { try connection.execute(SQLCatalog.text("friction/fold_reset.sql")) }
-        let files = try connection.query(SQLCatalog.text("friction/fold_window.sql"), [rebuild]).scalar(Int.self)
+        if rebuild { try connection.execute(SQLCatalog.text("bookkeeping/friction/reset.sql")) }
+        let files = try connection.query(SQLCatalog.text("bookkeeping/friction/fold_window.sql"), [rebuild]).scalar(Int.self)
         guard rebuild || files > 0 else { return 0 }
         try connection.execute("analyze friction_window")
-        for partition in try connection.query(SQLCatalog.text("friction/stale_partitions.sql")) {
+        for partition in try connection.query(SQLCatalog.text("bookkeeping/friction/stale_partitions.sql")) {
             try connection.execute("analyze \(try connection.quoteIdentifier(try partition.decode(String.self, at: 0)))")
         }
-        try connection.query(SQLCatalog.text("friction/fold_reached.sql"), [rebuild])
+        try connection.query(SQLCatalog.text("intermediate/friction/int_friction_reached.sql"), [rebuild])
         // The ends of the apps' last days with an open first: the incremental outcomes read them.
-        try connection.query(SQLCatalog.text("friction/fold_apps.sql"), [rebuild, timeZone])
+        try connection.query(SQLCatalog.text("intermediate/friction/int_friction_apps.sql"), [rebuild, timeZone])
         if rebuild {
-            try connection.query(SQLCatalog.text("friction/fold_outcomes_full.sql"), [timeZone, dayRule])
+            try connection.query(SQLCatalog.text("intermediate/friction/int_friction_outcomes.sql"), [timeZone, dayRule])
         } else {
             // The users who may have returned on day 1 are estimated at one row (a join filter on
             // dates), and the planner then read the window's opens once per user with a nested
             // loop: 64 scans of 1.5M rows, 11 s on a bench day. Its lookups by key are lateral
             // subqueries, which stay nested loops; every join between sets is hashed.
             try connection.execute("set local enable_nestloop = off")
-            try connection.query(SQLCatalog.text("friction/fold_outcomes.sql"), [timeZone, dayRule])
+            try connection.query(SQLCatalog.text("intermediate/friction/int_friction_outcomes.fold.sql"), [timeZone, dayRule])
             try connection.execute("set local enable_nestloop = on")
         }
-        if !rebuild { try connection.execute(SQLCatalog.text("friction/fold_outcome_rows.sql")) }
-        try connection.execute(SQLCatalog.text(rebuild ? "friction/screen_counts_full.sql" : "friction/fold_screen_counts.sql"))
-        try connection.execute(SQLCatalog.text("friction/fold_files.sql"))
+        if !rebuild { try connection.execute(SQLCatalog.text("intermediate/friction/int_friction_outcomes.fold_rows.sql")) }
+        try connection.execute(SQLCatalog.text(rebuild ? "intermediate/friction/int_friction_screen_counts.sql" : "intermediate/friction/int_friction_screen_counts.fold.sql"))
+        try connection.execute(SQLCatalog.text("bookkeeping/friction/fold_files.sql"))
         // Tables filled from scratch have no statistics until autovacuum comes by; without them
         // the impact's joins ran as nested loops for minutes. A day's rows leave them good enough.
         let analyzed = try connection.query("select reltuples from pg_class where oid = 'int_friction_outcomes'::regclass")
@@ -46,7 +46,7 @@ extension FrictionComputation {
     /// `previous` names the ones they were counted under ("UTC, calendar"), nil before the first run.
     func dayRuleInForce(on connection: PostgresConnection) throws
         -> (timeZone: String, dayRule: String, changed: Bool, previous: String?) {
-        let row = try connection.query(SQLCatalog.text("friction/settings_in_force.sql"))[0]
+        let row = try connection.query(SQLCatalog.text("bookkeeping/friction/settings_in_force.sql"))[0]
         let timeZone = try row.decode(String.self, column: "time_zone")
         let dayRule = try row.decode(String.self, column: "day_rule")
         let previousTimeZone = try row.decode(String?.self, column: "previous_time_zone")
@@ -58,9 +58,9 @@ extension FrictionComputation {
     /// Recomputes impact and breakdown of `apps`: counts per (screen, type) in SQL, tests and
     /// flags in Swift (Fisher's exact test, Benjamini-Hochberg per app), then writes both tables.
     func recomputeImpact(on connection: PostgresConnection, apps: [String], summary: inout FrictionSummary) throws {
-        try connection.query(SQLCatalog.text("friction/delete_app_results.sql"), [apps])
+        try connection.query(SQLCatalog.text("marts/friction/fct_friction_impact.delete_apps.sql"), [apps])
         guard !apps.isEmpty else { return }
-        let rows = try connection.query(SQLCatalog.text("friction/impact_counts.sql"), [apps])
+        let rows = try connection.query(SQLCatalog.text("marts/friction/fct_friction_impact.counts.sql"), [apps])
         var byApp: [String: [(screen: String, type: String, counts: FrictionCounts, d1: FrictionCounts)]] = [:]
         for row in rows {
             func counts(from index: Int) throws -> FrictionCounts {
@@ -73,7 +73,7 @@ extension FrictionComputation {
                 (try row.decode(String.self, at: 1), try row.decode(String.self, at: 2), try counts(from: 3),
                  try counts(from: 7)))
         }
-        let insert = SQLCatalog.text("friction/insert_impact.sql")
+        let insert = SQLCatalog.text("marts/friction/fct_friction_impact.insert.sql")
         for app in byApp.keys.sorted() {
             let family = byApp[app] ?? []
             let assessed = settings.rules.assess(family.map(\.counts))
@@ -103,8 +103,8 @@ extension FrictionComputation {
     /// slice explains.
     private func writeBreakdown(on connection: PostgresConnection, app: String, screen: String, type: String,
                                 counts: FrictionCounts) throws {
-        let insert = SQLCatalog.text("friction/insert_breakdown.sql")
-        let slices = try connection.query(SQLCatalog.text("friction/breakdown_counts.sql"), [app, screen, type])
+        let insert = SQLCatalog.text("marts/friction/fct_friction_breakdown.insert.sql")
+        let slices = try connection.query(SQLCatalog.text("marts/friction/fct_friction_breakdown.counts.sql"), [app, screen, type])
         for row in slices {
             let slice = FrictionCounts(usersHit: try row.decode(Int.self, at: 2), droppedHit: try row.decode(Int.self, at: 3),
                                        usersNotHit: counts.usersNotHit, droppedNotHit: counts.droppedNotHit)

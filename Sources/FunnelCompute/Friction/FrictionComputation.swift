@@ -134,12 +134,12 @@ public struct FrictionComputation: Sendable {
             // functions) cost more than it saved, on a day's rows and on a rebuild alike.
             try connection.execute("set local jit = off")
             var summary = FrictionSummary()
-            try connection.execute(SQLCatalog.text("friction/create_work_tables.sql"))
+            try connection.execute(SQLCatalog.text("intermediate/friction/work_tables.sql"))
             // The sessions to rescan are chosen first: the new files' sessions are those of the
             // files no run has read, which the outcomes' fold records as read.
             let scopeStart = Date()
             if scope.rescansSessions {
-                try connection.query(SQLCatalog.text("friction/scope_sessions.sql"),
+                try connection.query(SQLCatalog.text("intermediate/friction/scope_sessions.sql"),
                                      [scope.apps, scope.from, scope.to, scope.newFilesOnly])
             }
             let scopeSeconds = Date().timeIntervalSince(scopeStart)
@@ -164,10 +164,10 @@ public struct FrictionComputation: Sendable {
             ])
             if scope.rescansSessions {
                 let episodeStart = Date()
-                try connection.query(SQLCatalog.text("friction/delete_scope_episodes.sql"))
+                try connection.query(SQLCatalog.text("marts/friction/fct_friction_episodes.delete_scope.sql"))
                 try rebuildEpisodes(on: connection, summary: &summary)
                 if !rebuildsOutcomes {
-                    try connection.execute(SQLCatalog.text("friction/refresh_episode_platforms.sql"))
+                    try connection.execute(SQLCatalog.text("marts/friction/fct_friction_episodes.platforms.sql"))
                 }
                 summary.episodeSeconds = scopeSeconds + Date().timeIntervalSince(episodeStart)
                 logger.info("friction episodes rebuilt", metadata: [
@@ -179,7 +179,7 @@ public struct FrictionComputation: Sendable {
             // The users who hit each (screen, friction type), which the impact and breakdown
             // count: derived again for the rescanned users, or all of them after the outcomes
             // were rebuilt (every class may have moved).
-            try connection.execute(SQLCatalog.text(rebuildsOutcomes ? "friction/hits_full.sql" : "friction/fold_hits.sql"))
+            try connection.execute(SQLCatalog.text(rebuildsOutcomes ? "intermediate/friction/int_friction_hits.sql" : "intermediate/friction/int_friction_hits.fold.sql"))
 
             let impactStart = Date()
             let apps = try (dayRuleChanged ? nil : scope.apps) ?? connection.query("""

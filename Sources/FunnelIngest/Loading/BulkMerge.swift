@@ -43,7 +43,7 @@ enum BulkMerge {
     /// The months among `months` whose partition of the kind's raw table does not exist yet.
     static func missingMonths(_ connection: PostgresConnection, kind: EventKind, months: Set<Int32>) throws -> [Int32] {
         let byName = Dictionary(uniqueKeysWithValues: months.map { (partitionName(kind, month: $0), $0) })
-        let missing = try connection.query(SQLCatalog.text("ingest/bulk_missing_partitions.sql"), [Array(byName.keys)])
+        let missing = try connection.query(SQLCatalog.text("staging/bulk_missing_partitions.sql"), [Array(byName.keys)])
         return try missing.rows.map { try byName[$0.decode(String.self, column: "name")]! }.sorted()
     }
 
@@ -63,7 +63,7 @@ enum BulkMerge {
         let loadTable = "bulk_load_\(kind.rawValue)"
         let columns = kind.fieldNames
         func fill(_ file: String) -> String {
-            SQLCatalog.text("ingest/\(file)")
+            SQLCatalog.text("staging/\(file)")
                 .replacingOccurrences(of: "{{raw_table}}", with: rawTable)
                 .replacingOccurrences(of: "{{key_table}}", with: kind.keyTable ?? rawTable)
                 .replacingOccurrences(of: "{{stored_keys}}", with: kind.keyTable ?? rawTable)
@@ -90,7 +90,7 @@ enum BulkMerge {
         let loaded = try connection.query(fill("bulk_insert.sql"), [fileID]).scalar(Int.self)
         lap("insert")
         if let keyTable = kind.keyTable {
-            let storedKeys = try connection.query(SQLCatalog.text("ingest/raw_rows_estimate.sql"), [rawTable]).scalar(Double.self)
+            let storedKeys = try connection.query(SQLCatalog.text("staging/raw_rows_estimate.sql"), [rawTable]).scalar(Double.self)
             let rebuild = Double(loaded) > storedKeys
             if rebuild { try connection.execute("alter table \(keyTable) drop constraint \(keyTable)_pkey") }
             try connection.execute(fill("bulk_insert_keys.sql"))

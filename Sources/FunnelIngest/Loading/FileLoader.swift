@@ -38,7 +38,7 @@ public final class FileLoader {
         self.connection = connection
         self.workerID = workerID
         self.leaseSeconds = leaseSeconds
-        try connection.execute(SQLCatalog.text("ingest/create_staging.sql"))
+        try connection.execute(SQLCatalog.text("staging/create_staging.sql"))
     }
 
     /// Loads one claimed file and marks it loaded.
@@ -79,7 +79,7 @@ public final class FileLoader {
             try connection.execute("analyze \(Self.stagingTable(kind))\(Self.analyzedColumns(kind))")
         }
         try connection.transaction { connection in
-            let locked = try connection.query(SQLCatalog.text("ingest/lock_claimed_file.sql"), [file.fileID, workerID])
+            let locked = try connection.query(SQLCatalog.text("bookkeeping/ingest/lock_claimed_file.sql"), [file.fileID, workerID])
             guard locked.rows.count == 1 else { throw LoadInterruption.claimLost(fileID: file.fileID) }
             try connection.query("select set_config('work_mem', $1, true)", [mergeWorkMem])
             // The merges are simple scans, sorts and inserts: compiling them costs more than it saves.
@@ -103,11 +103,11 @@ public final class FileLoader {
                 connection.logger.debug("kind merged", metadata: ["load.kind": "\(kind.rawValue)", "load.seconds": .string((clock.now - mergeStarted).secondsText)])
             }
             if staged.counts.rejected > 0 {
-                try connection.query(SQLCatalog.text("ingest/insert_rejects.sql"), [file.fileID, file.path])
+                try connection.query(SQLCatalog.text("staging/insert_rejects.sql"), [file.fileID, file.path])
             }
             staged.counts.rowsLoaded = loaded
             staged.counts.duplicates = staged.rows.values.reduce(0, +) - loaded
-            let finished = try connection.query(SQLCatalog.text("ingest/finish_file.sql"), [
+            let finished = try connection.query(SQLCatalog.text("bookkeeping/ingest/finish_file.sql"), [
                 file.fileID, workerID, "loaded", staged.counts.rowsRead, staged.counts.rowsLoaded,
                 staged.counts.duplicates, staged.counts.rejected, nil, staged.counts.lines.lines,
                 staged.counts.lines.header, staged.counts.lines.blank, staged.counts.lines.continuation,
@@ -129,7 +129,7 @@ public final class FileLoader {
         case .automatic:
             guard stagedRows >= bulkMinimumRows else { return false }
             let newMonths = try BulkMerge.missingMonths(connection, kind: kind, months: months).count
-            let stored = try connection.query(SQLCatalog.text("ingest/raw_rows_estimate.sql"), [kind.rawTable]).scalar(Double.self)
+            let stored = try connection.query(SQLCatalog.text("staging/raw_rows_estimate.sql"), [kind.rawTable]).scalar(Double.self)
             return BulkMerge.isPreferred(stagedRows: stagedRows, newMonths: newMonths, storedRows: stored, minimumRows: bulkMinimumRows)
         }
     }
@@ -143,7 +143,7 @@ public final class FileLoader {
     /// probes by itself, and join only the file's own rows.
     static func prefersIndexProbes(_ connection: PostgresConnection, kind: EventKind, stagedRows: Int) throws -> Bool {
         guard kind == .installs else { return false }
-        let stored = try connection.query(SQLCatalog.text("ingest/raw_rows_estimate.sql"), [kind.rawTable]).scalar(Double.self)
+        let stored = try connection.query(SQLCatalog.text("staging/raw_rows_estimate.sql"), [kind.rawTable]).scalar(Double.self)
         return Double(stagedRows) * 20 < stored
     }
 
@@ -167,9 +167,9 @@ public final class FileLoader {
     /// other event kinds share one template filled with the kind's table and column names (fixed
     /// in code).
     static func mergeStatement(for kind: EventKind) -> String {
-        guard let keyTable = kind.keyTable else { return SQLCatalog.text("ingest/merge_\(kind.rawValue).sql") }
+        guard let keyTable = kind.keyTable else { return SQLCatalog.text("staging/merge_\(kind.rawValue).sql") }
         let columns = kind.fieldNames
-        return SQLCatalog.text("ingest/merge_events.sql")
+        return SQLCatalog.text("staging/merge_events.sql")
             .replacingOccurrences(of: "{{raw_table}}", with: kind.rawTable)
             .replacingOccurrences(of: "{{key_table}}", with: keyTable)
             .replacingOccurrences(of: "{{stage_table}}", with: "stage_\(kind.rawValue)")
@@ -266,7 +266,7 @@ public final class FileLoader {
     }
 
     private func renewLease(_ file: ClaimedFile) throws {
-        let renewed = try connection.query(SQLCatalog.text("ingest/renew_lease.sql"), [file.fileID, workerID, leaseSeconds])
+        let renewed = try connection.query(SQLCatalog.text("bookkeeping/ingest/renew_lease.sql"), [file.fileID, workerID, leaseSeconds])
         guard renewed.rows.count == 1 else { throw LoadInterruption.claimLost(fileID: file.fileID) }
     }
 }

@@ -25,10 +25,10 @@ public struct IngestQueue {
                         sizeBytes: Int64) throws -> Enqueued {
         // A live row can turn refused/failed between the insert and the look-up; then retry.
         for _ in 0..<5 {
-            let inserted = try connection.query(SQLCatalog.text("ingest/enqueue_file.sql"),
+            let inserted = try connection.query(SQLCatalog.text("bookkeeping/ingest/enqueue_file.sql"),
                                                 [path, kind?.rawValue, sha256, sizeBytes, assumeTimeZone])
             if let row = inserted.rows.first { return .queued(fileID: try row.decode(Int64.self, at: 0)) }
-            let live = try connection.query(SQLCatalog.text("ingest/find_live_file.sql"), [sha256])
+            let live = try connection.query(SQLCatalog.text("bookkeeping/ingest/find_live_file.sql"), [sha256])
             if let row = live.rows.first {
                 return .existing(fileID: try row.decode(Int64.self, at: 0), path: try row.decode(String.self, at: 1),
                                  status: try row.decode(String.self, at: 2))
@@ -41,7 +41,7 @@ public struct IngestQueue {
     /// largest when `largestFirst`, among `fileIDs` when given; nil when there is none.
     public func claim(workerID: String, leaseSeconds: Double, among fileIDs: [Int64]? = nil,
                       largestFirst: Bool = false) throws -> ClaimedFile? {
-        let result = try connection.query(SQLCatalog.text("ingest/claim_file.sql"),
+        let result = try connection.query(SQLCatalog.text("bookkeeping/ingest/claim_file.sql"),
                                           [workerID, leaseSeconds, fileIDs, largestFirst])
         guard let row = result.rows.first else { return nil }
         let kindName = try row.decode(String?.self, at: 2)
@@ -52,19 +52,19 @@ public struct IngestQueue {
 
     /// Ends a claim with a verdict: `refused` or `failed`, with the message users will see.
     public func finish(_ file: ClaimedFile, workerID: String, status: FileStatus.State, message: String) throws {
-        try connection.query(SQLCatalog.text("ingest/finish_file.sql"),
+        try connection.query(SQLCatalog.text("bookkeeping/ingest/finish_file.sql"),
                              [file.fileID, workerID, status.rawValue, nil, nil, nil, nil, message, nil, nil, nil, nil])
     }
 
     /// Puts a claimed file back on the queue.
     public func release(_ file: ClaimedFile, workerID: String, message: String?) throws {
-        try connection.query(SQLCatalog.text("ingest/release_file.sql"), [file.fileID, workerID, message])
+        try connection.query(SQLCatalog.text("bookkeeping/ingest/release_file.sql"), [file.fileID, workerID, message])
     }
 
     /// The state and counters of some files.
     public func statuses(_ fileIDs: [Int64]) throws -> [Int64: FileStatus] {
         var result: [Int64: FileStatus] = [:]
-        for row in try connection.query(SQLCatalog.text("ingest/file_statuses.sql"), [fileIDs]).rows {
+        for row in try connection.query(SQLCatalog.text("bookkeeping/ingest/file_statuses.sql"), [fileIDs]).rows {
             let status = FileStatus(
                 fileID: try row.decode(Int64.self, at: 0), path: try row.decode(String.self, at: 1),
                 kind: try row.decode(String?.self, at: 2),
@@ -83,7 +83,7 @@ public struct IngestQueue {
 
     /// Up to `limit` rejected rows of some files, as (path, line, reason), in file and line order.
     public func rejects(of fileIDs: [Int64], limit: Int) throws -> [(path: String, line: Int64, reason: String)] {
-        try connection.query(SQLCatalog.text("ingest/list_rejects.sql"), [fileIDs, limit]).rows.map { row in
+        try connection.query(SQLCatalog.text("bookkeeping/ingest/list_rejects.sql"), [fileIDs, limit]).rows.map { row in
             (try row.decode(String.self, at: 0), try row.decode(Int64.self, at: 1), try row.decode(String.self, at: 2))
         }
     }

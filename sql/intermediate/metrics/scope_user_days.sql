@@ -1,0 +1,66 @@
+-- scope_user_days: what each scope user did on each day after install: opens, whether they
+-- were active (install day, an open, or an attribution partner's retention row), revenue in USD
+-- times the revenue share, purchases, invites sent, and the event times later steps need.
+-- Events before the install moment are ignored.
+-- Grain: one row per (app_id, user_id, day_n). Reads: scope_installs, raw_opens, raw_retention,
+-- raw_purchases, raw_invites, currency_rates, compute_settings.
+truncate scope_user_days;
+
+with settings as (
+    select * from compute_settings where app_id = ''
+), bounds as (
+    select min(installed_at) - interval '1 day' as first_at from scope_installs
+), events as (
+    select si.app_id, si.user_id, 0 as day_n, 0 as opens, true as active, 0::numeric as revenue_usd,
+           0 as purchases, 0 as invites, null::timestamptz as open_at, null::timestamptz as purchase_at,
+           si.installed_at as event_at
+    from scope_installs si
+    union all
+    select o.app_id, o.user_id,
+           cohort_day_number(o.opened_at, si.installed_at, si.cohort_date, s.time_zone, s.day_rule),
+           1, true, 0, 0, 0, o.opened_at, null, o.opened_at
+    from raw_opens o
+    join scope_installs si on si.app_id = o.app_id and si.user_id = o.user_id
+    cross join settings s
+    where o.opened_at >= (select first_at from bounds) and o.opened_at >= si.installed_at
+    union all
+    select r.app_id, r.user_id, r.day, 0, true, 0, 0, 0, null, null, r.reported_at
+    from raw_retention r
+    join scope_installs si on si.app_id = r.app_id and si.user_id = r.user_id
+    where r.reported_at >= (select first_at from bounds) and r.day >= 0
+    union all
+    select p.app_id, p.user_id,
+           cohort_day_number(p.purchased_at, si.installed_at, si.cohort_date, s.time_zone, s.day_rule),
+           0, false, p.revenue * coalesce(cr.usd_per_unit, 0) * s.revenue_share, 1, 0, null, p.purchased_at,
+           p.purchased_at
+    from raw_purchases p
+    join scope_installs si on si.app_id = p.app_id and si.user_id = p.user_id
+    left join currency_rates cr on cr.currency = p.currency
+    cross join settings s
+    where p.purchased_at >= (select first_at from bounds) and p.purchased_at >= si.installed_at
+    union all
+    select v.app_id, v.user_id,
+           cohort_day_number(v.sent_at, si.installed_at, si.cohort_date, s.time_zone, s.day_rule),
+           0, false, 0, 0, 1, null, null, v.sent_at
+    from raw_invites v
+    join scope_installs si on si.app_id = v.app_id and si.user_id = v.user_id
+    cross join settings s
+    where v.sent_at >= (select first_at from bounds) and v.sent_at >= si.installed_at
+)
+insert into scope_user_days
+select e.app_id, e.user_id, e.day_n,
+       sum(e.opens),
+       bool_or(e.active),
+       sum(e.revenue_usd),
+       sum(e.purchases),
+       sum(e.invites),
+       min(e.open_at),
+       array_agg(e.open_at) filter (where e.open_at is not null and e.day_n between 1 and s.regular_days),
+       array_agg(e.purchase_at) filter (where e.purchase_at is not null),
+       max(e.event_at)
+from events e
+cross join settings s
+where e.day_n >= 0
+group by e.user_id, e.day_n, e.app_id, s.regular_days;
+
+analyze scope_user_days;

@@ -127,4 +127,16 @@ struct LTVProjectionTests {
         let weight = PurchaseModelProjection.histories(triangle).reduce(0) { $0 + $1.weight }
         #expect(weight == triangle.installs)
     }
+
+    @Test("a buyer's days are read through the cohort's last mature day, by hand")
+    func buyerDaysThroughMaturity() {
+        let buyer = PurchaseModelProjection.BuyerDays(days: [0, 3, 9, 12], revenue: [1.5, 2, 4, 8], through: 9)
+        #expect(buyer == PurchaseModelProjection.BuyerDays(days: [0, 3, 9], revenue: [1.5, 2, 4], through: 30))
+        #expect((buyer.x, buyer.lastDay, buyer.revenue) == (3, 9, 7.5))
+        let history = buyer.history(lastMatureDay: 9)
+        #expect((history.x, history.tx, history.T) == (3, 10, 10))
+        let late = PurchaseModelProjection.BuyerDays(days: [5], revenue: [], through: 4)
+        #expect((late.x, late.lastDay, late.revenue) == (0, -1, 0))
+        #expect(PurchaseModelProjection.BuyerDays(days: [2], revenue: [], through: 4).revenue == 0)
+    }
 }

@@ -82,15 +82,9 @@ extension ComputeEngine {
         var days: [Int] = [], lastDays: [Int] = [], ages: [Int] = []
         var revenue: [Double] = [], alive: [Double] = [], purchases: [Double] = [], perDay: [Double] = []
         for buyer in buyers where buyer.lastDay >= 0 {
-            var x = 0
-            var last = -1
-            var total = 0.0
-            for (index, day) in buyer.days.enumerated() where day <= buyer.lastDay {
-                x += 1
-                last = day
-                total += buyer.revenue[index]
-            }
-            guard x > 0 else { continue }
+            let summary = PurchaseModelProjection.BuyerDays(days: buyer.days, revenue: buyer.revenue, through: buyer.lastDay)
+            guard summary.x > 0 else { continue }
+            let (x, last, total) = (summary.x, summary.lastDay, summary.revenue)
             let age = Double(buyer.lastDay + 1)
             let expected = fit.expectedPurchases(t: max(0, Double(horizon + 1) - age), x: x, tx: Double(last + 1), T: age)
             let value = spend[buyer.network].map { $0.conditionalExpectedSpend(x: x, meanSpend: total / Double(x)) }

@@ -86,25 +86,44 @@ public struct PurchaseModelProjection: Sendable {
         expectedSpend = expected
     }
 
+    /// One buyer's purchase days up to a cohort's last mature day, as the per-user model reads
+    /// them: how many (x), the last one (-1 without any) and the revenue on them.
+    public struct BuyerDays: Sendable, Equatable {
+        public let x: Int
+        public let lastDay: Int
+        public let revenue: Double
+
+        /// Sums `days` (ascending, days since install) and their `revenue` (empty when unknown:
+        /// the revenue is then 0) through `lastMatureDay`; later days are left out.
+        public init(days: [Int], revenue: [Double], through lastMatureDay: Int) {
+            var x = 0, last = -1, total = 0.0
+            for (position, day) in days.enumerated() where day <= lastMatureDay {
+                x += 1
+                last = day
+                if !revenue.isEmpty { total += revenue[position] }
+            }
+            self.x = x
+            self.lastDay = last
+            self.revenue = total
+        }
+
+        /// The history (x, tx, T) of a buyer whose cohort is `lastMatureDay + 1` days old.
+        public func history(lastMatureDay: Int) -> PurchaseHistory {
+            PurchaseHistory(x: x, tx: Double(lastDay + 1), T: Double(lastMatureDay + 1))
+        }
+    }
+
     /// Each buyer's history (x, tx, T) with their mean revenue per purchase day (nil when the
     /// triangle carries no buyers' revenue), purchase days past the cohort's last mature day left out.
     static func buyers(_ triangle: CohortTriangle) -> [(history: PurchaseHistory, meanSpend: Double?)] {
         var result: [(history: PurchaseHistory, meanSpend: Double?)] = []
         for cohort in triangle.cohorts {
-            let age = Double(cohort.lastDay + 1)
             let revenue = cohort.buyerPurchaseRevenue
             for (index, days) in cohort.buyerPurchaseDays.enumerated() {
-                var kept = 0
-                var total = 0.0
-                var last = -1
-                for (position, day) in days.enumerated() where day <= cohort.lastDay {
-                    kept += 1
-                    last = day
-                    if !revenue.isEmpty { total += revenue[index][position] }
-                }
-                guard kept > 0 else { continue }
-                result.append((PurchaseHistory(x: kept, tx: Double(last + 1), T: age),
-                               revenue.isEmpty ? nil : total / Double(kept)))
+                let buyer = BuyerDays(days: days, revenue: revenue.isEmpty ? [] : revenue[index], through: cohort.lastDay)
+                guard buyer.x > 0 else { continue }
+                result.append((buyer.history(lastMatureDay: cohort.lastDay),
+                               revenue.isEmpty ? nil : buyer.revenue / Double(buyer.x)))
             }
         }
         return result

@@ -47,10 +47,20 @@ enum BulkMerge {
         return try missing.rows.map { try byName[$0.decode(String.self, column: "name")]! }.sorted()
     }
 
+    /// Where a kind's rows were staged: the session's staging table, in file order (`ctid`), or a
+    /// split staging's table, whose rows carry their place in the file (``SplitStaging``).
+    struct Staging {
+        var table: String
+        /// The column whose lowest value marks an event's first copy in the file.
+        var fileOrder: String
+        /// A table of the later copies already found (``prepare``), or nil to find them here.
+        var duplicates: String? = nil
+    }
+
     /// Merges the staged rows of `kind` (not ad spend) into its raw table; returns the rows stored.
     /// The caller holds the transaction open and the kind's merge lock.
     static func merge(_ connection: PostgresConnection, kind: EventKind, fileID: Int64, months: Set<Int32>,
-                      logger: Logger) throws -> Int {
+                      staging: Staging, logger: Logger) throws -> Int {
         precondition(kind.isEvent, "ad spend restates rows; it has no bulk merge")
         let clock = ContinuousClock()
         var started = clock.now
@@ -67,7 +77,9 @@ enum BulkMerge {
                 .replacingOccurrences(of: "{{raw_table}}", with: rawTable)
                 .replacingOccurrences(of: "{{key_table}}", with: kind.keyTable ?? rawTable)
                 .replacingOccurrences(of: "{{stored_keys}}", with: kind.keyTable ?? rawTable)
-                .replacingOccurrences(of: "{{stage_table}}", with: FileLoader.stagingTable(kind))
+                .replacingOccurrences(of: "{{stage_table}}", with: staging.table)
+                .replacingOccurrences(of: "{{file_order}}", with: staging.fileOrder)
+                .replacingOccurrences(of: "{{duplicates}}", with: staging.duplicates ?? "bulk_duplicates")
                 .replacingOccurrences(of: "{{load_table}}", with: loadTable)
                 .replacingOccurrences(of: "{{time_column}}", with: kind.timeField)
                 .replacingOccurrences(of: "{{columns}}", with: columns.joined(separator: ", "))
@@ -78,9 +90,11 @@ enum BulkMerge {
         // ensure_month_partitions waits, then finds the month made). Readers are not blocked.
         try connection.execute("lock table \(rawTable) in share update exclusive mode")
         let newMonths = try missingMonths(connection, kind: kind, months: months)
-        try connection.execute("drop table if exists bulk_duplicates")
-        try connection.execute(fill("bulk_duplicates.sql"))
-        lap("duplicates")
+        if staging.duplicates == nil {
+            try connection.execute("drop table if exists bulk_duplicates")
+            try connection.execute(fill("bulk_duplicates.sql"))
+            lap("duplicates")
+        }
         try connection.execute(fill("bulk_load_table.sql"))
         for month in newMonths {
             let name = try connection.quoteIdentifier(partitionName(kind, month: month))
@@ -107,7 +121,8 @@ enum BulkMerge {
         }
         lap("attach \(newMonths.count) month(s)")
         try connection.execute(fill("bulk_insert_stored_months.sql"))
-        try connection.execute("drop table \(loadTable); drop table bulk_duplicates")
+        try connection.execute("drop table \(loadTable)")
+        if staging.duplicates == nil { try connection.execute("drop table bulk_duplicates") }
         lap("stored months")
         return loaded
     }

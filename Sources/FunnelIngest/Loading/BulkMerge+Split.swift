@@ -4,18 +4,21 @@ import FunnelSQL
 import Logging
 import PostgresClient
 
-/// The bulk merge of a split staging (``SplitStaging``): the work that needs no lock and changes
-/// nothing anyone reads is done before the file's merge transaction, on both connections at once,
-/// in tables of the file's own; the transaction then only publishes it.
+/// The bulk merge of a split staging (``SplitStaging``): the heavy work that changes nothing
+/// anyone reads is shared between the loader's connection and the second one, in tables of the
+/// file's own; then only the publishing is left, on the loader's connection.
 ///
-/// Before (``prepare``): the file's later copies of an event are found, and each month the raw
-/// table lacks is written into a table of its own (first copies only), given a check constraint
-/// of its bounds and the raw table's indexes. In the transaction (``mergePrepared``), under the
-/// kind's merge lock: the events already stored are deleted from those tables, their keys are
-/// recorded, and each is attached to the raw table as its month (its indexes and constraint
-/// already there, so attaching neither builds nor scans). Rows of months the raw table has take
-/// the bulk merge as before. A load that dies leaves the file's tables behind, unpublished; the
-/// next load of the file drops them first (bulk_split_leftovers.sql).
+/// First (``prepare``, in the file's merge transaction under the kind's merge lock, so no other
+/// file of the kind makes these months meanwhile): the file's later copies of an event are found
+/// (second connection), and each month the raw table lacks is written into a table of its own
+/// (first copies only), given a check constraint of its bounds and the raw table's indexes, the
+/// months shared between both connections; the second connection's tables are committed on
+/// their own, unattached. Then (``mergePrepared``): the events already stored are deleted from
+/// those tables, their keys are recorded, and each is attached to the raw table as its month (its
+/// indexes and constraint already there, so attaching neither builds nor scans). Rows of months
+/// the raw table has take the bulk merge as before. A load that dies leaves the second
+/// connection's tables behind, unpublished; the next load of the file drops them first
+/// (bulk_split_leftovers.sql).
 extension BulkMerge {
     /// What ``prepare`` built: the later copies' table and the month tables with their rows.
     struct Prepared {
@@ -56,8 +59,9 @@ extension BulkMerge {
             .replacingOccurrences(of: "{{staged_columns}}", with: columns.map { "s.\($0)" }.joined(separator: ", "))
     }
 
-    /// Builds, before the merge transaction, the later copies' table and one indexed table per
-    /// month of `months` the raw table lacks, the months shared between `connection` and `second`.
+    /// Builds the later copies' table and one indexed table per month of `months` the raw table
+    /// lacks, the months shared between `connection` (in the file's merge transaction) and
+    /// `second` (each statement committed on its own).
     static func prepare(_ connection: PostgresConnection, second: PostgresConnection, kind: EventKind, fileID: Int64,
                         stagingTable: String, months: Set<Int32>, logger: Logger) throws -> Prepared {
         let clock = ContinuousClock()
@@ -68,8 +72,11 @@ extension BulkMerge {
             started = clock.now
         }
         let duplicates = duplicatesTable(kind, fileID: fileID)
-        try connection.execute(fill("bulk_split_duplicates.sql", kind: kind, fileID: fileID, stagingTable: stagingTable))
-        lap("duplicates (before the transaction)")
+        // On the second connection, committed, so both connections' month builds see it. Grouping 5.7M keys spilled to
+        // disk at the session's 64 MB.
+        try second.execute("set work_mem = '256MB'")
+        try second.execute(fill("bulk_split_duplicates.sql", kind: kind, fileID: fileID, stagingTable: stagingTable))
+        lap("duplicates (second connection)")
         let newMonths = try missingMonths(connection, kind: kind, months: months)
         // The raw table's indexes as `using <method> (<columns>)`, made again on each month table
         // so that attaching it finds them built.
@@ -107,7 +114,7 @@ extension BulkMerge {
         helper.start()
         do { try build(SendableConnection(connection: connection)) } catch { work.fail(error) }
         let built = try work.wait()
-        lap("\(built.count) month table(s) written and indexed (before the transaction)")
+        lap("\(built.count) month table(s) written and indexed (two connections)")
         return Prepared(duplicates: duplicates, months: built.sorted { $0.month < $1.month })
     }
 

@@ -91,12 +91,6 @@ public final class FileLoader {
             }
             try connection.execute("analyze \(Self.stagingTable(kind))\(Self.analyzedColumns(kind))")
         }
-        var prepared: BulkMerge.Prepared?
-        if let split, let months = staged.months[split.kind], !months.isEmpty {
-            prepared = try BulkMerge.prepare(connection, second: try secondStreamConnection(), kind: split.kind, fileID: file.fileID,
-                                             stagingTable: split.table, months: months, logger: connection.logger)
-            if shouldStop() { throw LoadInterruption.stopRequested }
-        }
         try connection.transaction { connection in
             let locked = try connection.query(SQLCatalog.text("ingest/lock_claimed_file.sql"), [file.fileID, workerID])
             guard locked.rows.count == 1 else { throw LoadInterruption.claimLost(fileID: file.fileID) }
@@ -108,7 +102,13 @@ public final class FileLoader {
                 try connection.query("select pg_advisory_xact_lock($1)", [Self.mergeLock(kind).value])
                 if bulkKinds.contains(kind) {
                     let mergeStarted = clock.now
-                    if let split, split.kind == kind, let prepared {
+                    if let split, split.kind == kind {
+                        // Built in this transaction, under the kind's merge lock, so no other
+                        // file of the kind makes these months meanwhile; the second connection's
+                        // share is committed on its own, invisible until attached.
+                        let prepared = try BulkMerge.prepare(connection, second: try secondStreamConnection(), kind: kind,
+                                                             fileID: file.fileID, stagingTable: split.table,
+                                                             months: staged.months[kind] ?? [], logger: connection.logger)
                         loaded += try BulkMerge.mergePrepared(connection, kind: kind, fileID: file.fileID, months: staged.months[kind] ?? [],
                                                               stagingTable: split.table, prepared: prepared, logger: connection.logger)
                     } else {

@@ -53,8 +53,6 @@ enum BulkMerge {
         var table: String
         /// The column whose lowest value marks an event's first copy in the file.
         var fileOrder: String
-        /// A table of the later copies already found (``prepare``), or nil to find them here.
-        var duplicates: String? = nil
     }
 
     /// Merges the staged rows of `kind` (not ad spend) into its raw table; returns the rows stored.
@@ -79,7 +77,6 @@ enum BulkMerge {
                 .replacingOccurrences(of: "{{stored_keys}}", with: kind.keyTable ?? rawTable)
                 .replacingOccurrences(of: "{{stage_table}}", with: staging.table)
                 .replacingOccurrences(of: "{{file_order}}", with: staging.fileOrder)
-                .replacingOccurrences(of: "{{duplicates}}", with: staging.duplicates ?? "bulk_duplicates")
                 .replacingOccurrences(of: "{{load_table}}", with: loadTable)
                 .replacingOccurrences(of: "{{time_column}}", with: kind.timeField)
                 .replacingOccurrences(of: "{{columns}}", with: columns.joined(separator: ", "))
@@ -90,11 +87,9 @@ enum BulkMerge {
         // ensure_month_partitions waits, then finds the month made). Readers are not blocked.
         try connection.execute("lock table \(rawTable) in share update exclusive mode")
         let newMonths = try missingMonths(connection, kind: kind, months: months)
-        if staging.duplicates == nil {
-            try connection.execute("drop table if exists bulk_duplicates")
-            try connection.execute(fill("bulk_duplicates.sql"))
-            lap("duplicates")
-        }
+        try connection.execute("drop table if exists bulk_duplicates")
+        try connection.execute(fill("bulk_duplicates.sql"))
+        lap("duplicates")
         try connection.execute(fill("bulk_load_table.sql"))
         for month in newMonths {
             let name = try connection.quoteIdentifier(partitionName(kind, month: month))
@@ -121,8 +116,7 @@ enum BulkMerge {
         }
         lap("attach \(newMonths.count) month(s)")
         try connection.execute(fill("bulk_insert_stored_months.sql"))
-        try connection.execute("drop table \(loadTable)")
-        if staging.duplicates == nil { try connection.execute("drop table bulk_duplicates") }
+        try connection.execute("drop table \(loadTable); drop table bulk_duplicates")
         lap("stored months")
         return loaded
     }

@@ -102,21 +102,10 @@ public final class FileLoader {
                 try connection.query("select pg_advisory_xact_lock($1)", [Self.mergeLock(kind).value])
                 if bulkKinds.contains(kind) {
                     let mergeStarted = clock.now
-                    if let split, split.kind == kind {
-                        // Built in this transaction, under the kind's merge lock, so no other
-                        // file of the kind makes these months meanwhile; the second connection's
-                        // share is committed on its own, invisible until attached.
-                        let prepared = try BulkMerge.prepare(connection, second: try secondStreamConnection(), kind: kind,
-                                                             fileID: file.fileID, stagingTable: split.table,
-                                                             months: staged.months[kind] ?? [], logger: connection.logger)
-                        loaded += try BulkMerge.mergePrepared(connection, kind: kind, fileID: file.fileID, months: staged.months[kind] ?? [],
-                                                              stagingTable: split.table, prepared: prepared, logger: connection.logger)
-                    } else {
-                        let staging = split?.kind == kind ? BulkMerge.Staging(table: split!.table, fileOrder: SplitStaging.fileOrderColumn)
-                            : BulkMerge.Staging(table: Self.stagingTable(kind), fileOrder: "ctid")
-                        loaded += try BulkMerge.merge(connection, kind: kind, fileID: file.fileID, months: staged.months[kind] ?? [],
-                                                      staging: staging, logger: connection.logger)
-                    }
+                    let staging = split.flatMap { $0.kind == kind ? BulkMerge.Staging(table: $0.table, fileOrder: SplitStaging.fileOrderColumn) : nil }
+                        ?? BulkMerge.Staging(table: Self.stagingTable(kind), fileOrder: "ctid")
+                    loaded += try BulkMerge.merge(connection, kind: kind, fileID: file.fileID, months: staged.months[kind] ?? [],
+                                                  staging: staging, logger: connection.logger)
                     connection.logger.debug("kind merged", metadata: ["load.kind": "\(kind.rawValue)", "load.path": "bulk",
                                                                       "load.seconds": .string((clock.now - mergeStarted).secondsText)])
                     continue
@@ -257,8 +246,8 @@ public final class FileLoader {
         let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.int64Value ?? 0
         guard size >= splitCopyBytes else { return nil }
         let table = SplitStaging.table(kind, fileID: file.fileID)
-        try BulkMerge.dropLeftovers(connection, kind: kind, fileID: file.fileID)
         try connection.execute("""
+            drop table if exists \(table);
             create unlogged table \(table) (like \(Self.stagingTable(kind)), \(SplitStaging.fileOrderColumn) bigint not null)
                 with (autovacuum_enabled = false);
             alter table \(table) alter column app_id set statistics 10, alter column event_id set statistics 10

@@ -12,8 +12,8 @@ import PostgresClient
 /// carries its place in the file (`load_seq`, one more per valid row), and the bulk merge keeps
 /// the copy of an event with the lowest one, as the daily merge keeps the first. The table is a
 /// plain unlogged table because a temporary table is seen by one session only; it is dropped in
-/// the file's merge transaction, and a load that died before dropping it drops it when it
-/// starts again (``FileLoader/dropSplitStaging(_:)``).
+/// the file's merge transaction, and a load that died before dropping it leaves it to the next
+/// load of the file, which drops it before staging again.
 enum SplitStaging {
     /// The staging table of one file (fixed text from the kind and the file id, never from input).
     static func table(_ kind: EventKind, fileID: Int64) -> String {

@@ -25,6 +25,9 @@ public enum HistoryIngestBenchmark {
         public var importWorkers: Int
         /// Peak resident memory of this process (VmHWM) after the import, in bytes.
         public var peakMemoryBytes: Int
+        /// The machine's one-minute load average when the limit started, when the import started
+        /// and when it ended: on a shared machine the ratio means little without it.
+        public var loadAverages: [Double] = []
 
         /// Rows per second of the limit, counting the rows of the files.
         public var limitRowsPerSecond: Double { Double(rowsInFiles) / max(limitSeconds, 1e-9) }
@@ -44,6 +47,7 @@ public enum HistoryIngestBenchmark {
     public static func run(files: [String], limit: ConnectionSettings, funnel: ConnectionSettings, workers: Int,
                            logger: Logger) throws -> Result {
         let connection = try limit.connect(logger: logger)
+        var loads = [loadAverage()]
         var bytes: Int64 = 0
         var rowsInFiles = 0
         let clock = ContinuousClock()
@@ -65,16 +69,25 @@ public enum HistoryIngestBenchmark {
         let limitSeconds = seconds(clock.now - started)
         try connection.execute("checkpoint")
 
+        loads.append(loadAverage())
         started = clock.now
         let reports = try IngestRun(settings: funnel, kind: nil, assumeTimeZone: nil, workers: workers)
             .run(files: files, stop: StopFlag(), progress: IngestProgress(), logger: logger)
         let importSeconds = seconds(clock.now - started)
+        loads.append(loadAverage())
         if let failed = reports.first(where: { $0.status != .loaded }) {
             throw PostgresError(code: .client, message: "\(failed.path) did not load: \(failed.message ?? failed.status.rawValue)")
         }
         return Result(files: files.count, fileBytes: bytes, rowsInFiles: rowsInFiles, limitSeconds: limitSeconds,
                       rowsLoaded: reports.reduce(0) { $0 + $1.counts.rowsLoaded }, rowsRead: reports.reduce(0) { $0 + $1.counts.rowsRead },
-                      importSeconds: importSeconds, importWorkers: workers, peakMemoryBytes: IngestBenchmark.peakMemoryBytes())
+                      importSeconds: importSeconds, importWorkers: workers, peakMemoryBytes: IngestBenchmark.peakMemoryBytes(),
+                      loadAverages: loads)
+    }
+
+    /// The one-minute load average (/proc/loadavg), or 0 where there is none.
+    static func loadAverage() -> Double {
+        guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) else { return 0 }
+        return Double(text.split(separator: " ").first ?? "") ?? 0
     }
 
     private static func firstLine(_ path: String) throws -> String? {

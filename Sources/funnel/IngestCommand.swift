@@ -42,6 +42,10 @@ struct IngestCommand: ParsableCommand {
             help: ArgumentHelp("A kind's rows in one file from which the bulk merge may be taken (docs/inputs.md, \"Large loads\").", valueName: "rows"))
     var bulkRows = 50_000
 
+    @Option(name: .customLong("split-copy-mb"),
+            help: ArgumentHelp("The size from which a file of one event kind is COPYed by two streams at once and takes the bulk merge (docs/inputs.md, \"Large loads\"); 0: every such file.", valueName: "MB"))
+    var splitCopyMB = 64
+
     @Flag(help: "After the summary, list the rejected rows (file:line: reason) of the files given.")
     var showRejects = false
 
@@ -62,6 +66,7 @@ struct IngestCommand: ParsableCommand {
         guard workers >= 1, workers <= 64 else { throw ValidationError("--workers must be between 1 and 64") }
         guard lease >= 1 else { throw ValidationError("--lease must be at least 1 second") }
         guard bulkRows >= 1 else { throw ValidationError("--bulk-rows must be at least 1") }
+        guard splitCopyMB >= 0 else { throw ValidationError("--split-copy-mb must be 0 or more") }
     }
 
     func run() throws {
@@ -81,7 +86,8 @@ struct IngestCommand: ParsableCommand {
         if ticker.enabled, !logging.verbose { workerLogger.logLevel = .error }
         let job = IngestJob(settings: settings, kind: kind.flatMap(EventKind.init(rawValue:)), assumeTimeZone: assumeTimeZone,
                             workers: workers, workerOptions: WorkerOptions(leaseSeconds: lease, pollSeconds: 0.2, expansion: expansion.limit,
-                                                                         bulkMinimumRows: bulkRows))
+                                                                         bulkMinimumRows: bulkRows,
+                                                                         splitCopyBytes: Int64(splitCopyMB) << 20))
         let outcome = try job.run(files: files, stop: stop, progress: progress, listRejects: showRejects, logger: workerLogger)
         ticker.stop()
         let reports = outcome.reports

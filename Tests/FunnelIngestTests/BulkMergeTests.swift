@@ -109,6 +109,54 @@ struct BulkMergeTests {
         #expect(try db.count("select count(*) from pg_constraint where conname = 'raw_opens_keys_pkey'") == 1)
     }
 
+    @Test("two COPY streams (split staging): each event's first copy in the file across the streams' batches, stored keys skipped, rejects with line, no staging table left")
+    func splitStaging() throws {
+        let db = try LoaderFixture()
+        let first = try db.file("opens-first.csv", """
+            event_id,app_id,user_id,opened_at,session_seconds
+            o1,app,u1,2024-05-03T10:00:00Z,10
+            o2,app,u2,2024-05-03T11:00:00Z,20
+
+            """)
+        _ = try ingest(db, [first], path: .daily, workers: 1)
+        // One row per batch, so batches alternate between the two streams: o4's first copy (40,
+        // row 4) goes by the second stream and its later copy (41, row 5) by the loader's own,
+        // which may COPY it first; o8's copies (80 then 81) the other way round.
+        let text = """
+            event_id,app_id,user_id,opened_at,session_seconds
+            o2,app,u2,2024-05-03T11:00:00Z,99
+            o3,app,u3,2024-05-20T09:00:00Z,30
+            o7,app,u7,2024-06-05T09:00:00Z,70
+            o4,app,u4,2024-06-02T09:00:00Z,40
+            o4,app,u4,2024-06-02T09:00:00Z,41
+            o8,app,u8,2024-07-01T00:00:00Z,80
+            o5,app,u5,not-a-time,50
+            o8,app,u8,2024-07-01T00:00:00Z,81
+
+            """
+        let second = try db.file("opens-second.csv", text)
+        let queue = IngestQueue(connection: db.connection)
+        _ = try queue.enqueue(path: second, kind: .opens, assumeTimeZone: nil, sha256: "split-staging-test",
+                              sizeBytes: Int64(text.utf8.count))
+        let claimed = try #require(try queue.claim(workerID: "split-test", leaseSeconds: 60))
+        let loader = try FileLoader(connection: db.connection, workerID: "split-test", leaseSeconds: 60)
+        loader.batchRows = 1
+        loader.splitCopyBytes = 0
+        let settings = db.settings
+        loader.connectSecondStream = { try settings.connect(logger: LoaderFixture.quietLogger) }
+        let counts = try loader.load(claimed)
+        #expect(counts.rowsLoaded == 4)
+        #expect(counts.duplicates == 3)
+        #expect(counts.rejected == 1)
+        #expect(try db.rows("select event_id, session_seconds::text from raw_opens order by event_id")
+                == [["o1", "10"], ["o2", "20"], ["o3", "30"], ["o4", "40"], ["o7", "70"], ["o8", "80"]])
+        #expect(try db.rows("select event_id from raw_opens_keys order by 1") == [["o1"], ["o2"], ["o3"], ["o4"], ["o7"], ["o8"]])
+        #expect(try db.rows("select line::text from ingest_rejects") == [["8"]])
+        #expect(try db.count("select count(*) from pg_class where relname like 'bulk_stage_%' or relname like 'bulk_load_%'") == 0)
+        #expect(try db.count("select count(*) from pg_indexes where tablename = 'raw_opens_2024_07'")
+                == (try db.count("select count(*) from pg_indexes where tablename = 'raw_opens_2024_05'")))
+    }
+
     @Test("a generated history: the bulk and the daily merge store identical raw tables, keys and rejects, first import and then an overlapping one")
     func bulkEqualsDaily() throws {
         let bulk = try LoaderFixture()
@@ -156,8 +204,10 @@ struct BulkMergeTests {
         for round in 0..<7 {
             let db = try LoaderFixture()
             let paths = try Self.history(db)
+            // Odd rounds stage every event file by two COPY streams (split staging).
+            let split = round % 2 == 1 ? ["--split-copy-mb", "0"] : []
             for _ in 0..<3 {
-                let process = try db.start(["ingest"] + paths + ["--bulk-rows", "1", "--lease", "1", "--workers", "1"])
+                let process = try db.start(["ingest"] + paths + ["--bulk-rows", "1", "--lease", "1", "--workers", "1"] + split)
                 Thread.sleep(forTimeInterval: Double.random(in: 0.05...max(0.1, cleanSeconds * 0.7), using: &random))
                 if process.isRunning { killedMidway += 1 }
                 kill(process.processIdentifier, SIGKILL)
@@ -172,13 +222,20 @@ struct BulkMergeTests {
                 #expect(gone, "round \(round): the killed run's sessions did not end")
                 Thread.sleep(forTimeInterval: 1.1)
             }
-            let rerun = try db.run(["ingest"] + paths + ["--bulk-rows", "1", "--lease", "1", "--workers", "1"])
+            let rerun = try db.run(["ingest"] + paths + ["--bulk-rows", "1", "--lease", "1", "--workers", "1"] + split)
             #expect(rerun.status == 0, "round \(round): \(rerun.stderr)")
             let digests = try Self.digests(db)
             for (table, digest) in expected.sorted(by: { $0.key < $1.key }) {
                 #expect(digests[table] == digest, "round \(round): \(table) differs from the clean import's")
             }
-            #expect(try db.count("select count(*) from pg_class where relname like 'bulk_load_%'") == 0)
+            #expect(try db.count("select count(*) from pg_class where relname ~ '^bulk_(load|stage)_'") == 0)
+            // Every month has the raw table's indexes.
+            #expect(try db.count("""
+                select count(*) from pg_inherits i
+                where i.inhparent::regclass::text like 'raw\\_%'
+                  and (select count(*) from pg_index x where x.indrelid = i.inhrelid)
+                      <> (select count(*) from pg_index x where x.indrelid = i.inhparent)
+                """) == 0, "round \(round)")
         }
         #expect(kills >= 20)
         #expect(killedMidway >= 10, "most kills should land while the import runs (\(killedMidway) of \(kills))")

@@ -76,6 +76,8 @@ extension IngestBenchmark {
                                          result.importWorkers, result.rowsRead, result.rowsLoaded, result.importSeconds, result.importRowsPerSecond))
             DailyBenchmark.say(String(format: "  ratio to the limit: %.2f (target >= 0.50); peak memory (VmHWM) %d MB (target < 150 MB)",
                                          result.ratio, result.peakMemoryBytes / 1_048_576))
+            DailyBenchmark.say("  load average (1 min) at the limit's start, the import's start and its end: "
+                               + result.loadAverages.map { String(format: "%.2f", $0) }.joined(separator: ", "))
             if !options.noDuckDB { try duckDBLoad(historyDirectory, funnelSeconds: result.importSeconds, python: options.duckdbPython) }
         }
 

@@ -47,10 +47,18 @@ enum BulkMerge {
         return try missing.rows.map { try byName[$0.decode(String.self, column: "name")]! }.sorted()
     }
 
+    /// Where a kind's rows were staged: the session's staging table, in file order (`ctid`), or a
+    /// split staging's table, whose rows carry their place in the file (``SplitStaging``).
+    struct Staging {
+        var table: String
+        /// The column whose lowest value marks an event's first copy in the file.
+        var fileOrder: String
+    }
+
     /// Merges the staged rows of `kind` (not ad spend) into its raw table; returns the rows stored.
     /// The caller holds the transaction open and the kind's merge lock.
     static func merge(_ connection: PostgresConnection, kind: EventKind, fileID: Int64, months: Set<Int32>,
-                      logger: Logger) throws -> Int {
+                      staging: Staging, logger: Logger) throws -> Int {
         precondition(kind.isEvent, "ad spend restates rows; it has no bulk merge")
         let clock = ContinuousClock()
         var started = clock.now
@@ -67,7 +75,8 @@ enum BulkMerge {
                 .replacingOccurrences(of: "{{raw_table}}", with: rawTable)
                 .replacingOccurrences(of: "{{key_table}}", with: kind.keyTable ?? rawTable)
                 .replacingOccurrences(of: "{{stored_keys}}", with: kind.keyTable ?? rawTable)
-                .replacingOccurrences(of: "{{stage_table}}", with: FileLoader.stagingTable(kind))
+                .replacingOccurrences(of: "{{stage_table}}", with: staging.table)
+                .replacingOccurrences(of: "{{file_order}}", with: staging.fileOrder)
                 .replacingOccurrences(of: "{{load_table}}", with: loadTable)
                 .replacingOccurrences(of: "{{time_column}}", with: kind.timeField)
                 .replacingOccurrences(of: "{{columns}}", with: columns.joined(separator: ", "))

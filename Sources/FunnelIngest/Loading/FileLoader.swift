@@ -25,6 +25,13 @@ public final class FileLoader {
     public var mergePath = MergePath.automatic
     /// The fewest rows of a kind in a file for which the automatic choice may take the bulk merge.
     public var bulkMinimumRows = 50_000
+    /// The size (bytes as stored) from which a file of one event kind is staged by two COPY
+    /// streams at once and takes the bulk merge (``SplitStaging``), when ``connectSecondStream``
+    /// is set and ``mergePath`` is not daily. 0: every such file.
+    public var splitCopyBytes: Int64 = 64 << 20
+    /// Opens the second connection of a split staging (kept for the next large file).
+    public var connectSecondStream: (@Sendable () throws -> PostgresConnection)?
+    private var secondConnection: PostgresConnection?
 
     /// The staging tables that may hold rows of an earlier file: each is noted before a COPY into
     /// it, and only these are emptied before the next file (truncating all nine for every file took
@@ -52,11 +59,12 @@ public final class FileLoader {
     public func load(_ file: ClaimedFile, now: Date = Date(), shouldStop: () -> Bool = { false },
                      progress: (_ rows: Int, _ bytes: Int64) -> Void = { _, _ in }) throws -> FileLoadCounts {
         try emptyStaging()
+        let split = try splitStagingTable(file)
         var options = ReaderOptions(kind: file.kind, assumeTimeZone: file.assumeTimeZone, now: now)
         options.expansion = expansion
         let clock = ContinuousClock()
         let started = clock.now
-        var staged = try stage(file, options: options, shouldStop: shouldStop, progress: progress)
+        var staged = try stage(file, options: options, split: split, shouldStop: shouldStop, progress: progress)
         connection.logger.debug("file staged", metadata: ["file.path": "\(file.path)", "load.seconds": .string((clock.now - started).secondsText)])
         if shouldStop() { throw LoadInterruption.stopRequested }
         // Partitions are created before, not inside, the merge transaction: creating one locks
@@ -66,6 +74,11 @@ public final class FileLoader {
         var bulkKinds: Set<EventKind> = []
         for kind in EventKind.allCases {
             guard let months = staged.months[kind], !months.isEmpty else { continue }
+            if let split, split.kind == kind {
+                bulkKinds.insert(kind)
+                try connection.execute("analyze \(split.table) (app_id, event_id)")
+                continue
+            }
             if try takesBulkMerge(kind, stagedRows: staged.rows[kind, default: 0], months: months) {
                 // Its new months are built by the merge itself (BulkMerge), not created empty here.
                 bulkKinds.insert(kind)
@@ -89,8 +102,10 @@ public final class FileLoader {
                 try connection.query("select pg_advisory_xact_lock($1)", [Self.mergeLock(kind).value])
                 if bulkKinds.contains(kind) {
                     let mergeStarted = clock.now
+                    let staging = split.flatMap { $0.kind == kind ? BulkMerge.Staging(table: $0.table, fileOrder: SplitStaging.fileOrderColumn) : nil }
+                        ?? BulkMerge.Staging(table: Self.stagingTable(kind), fileOrder: "ctid")
                     loaded += try BulkMerge.merge(connection, kind: kind, fileID: file.fileID, months: staged.months[kind] ?? [],
-                                                  logger: connection.logger)
+                                                  staging: staging, logger: connection.logger)
                     connection.logger.debug("kind merged", metadata: ["load.kind": "\(kind.rawValue)", "load.path": "bulk",
                                                                       "load.seconds": .string((clock.now - mergeStarted).secondsText)])
                     continue
@@ -102,6 +117,8 @@ public final class FileLoader {
                     .scalar(Int.self)
                 connection.logger.debug("kind merged", metadata: ["load.kind": "\(kind.rawValue)", "load.seconds": .string((clock.now - mergeStarted).secondsText)])
             }
+            // The split staging goes with the file's commit (a load that dies leaves it for the next).
+            if let split { try connection.execute("drop table if exists \(split.table)") }
             if staged.counts.rejected > 0 {
                 try connection.query(SQLCatalog.text("staging/insert_rejects.sql"), [file.fileID, file.path])
             }
@@ -220,24 +237,71 @@ public final class FileLoader {
         var months: [EventKind: Set<Int32>] = [:]
     }
 
-    private func stage(_ file: ClaimedFile, options: ReaderOptions, shouldStop: () -> Bool,
-                       progress: (_ rows: Int, _ bytes: Int64) -> Void) throws -> Staged {
+    /// The split staging's kind and table when `file` is staged by two COPY streams: one event
+    /// kind given at enqueue time, at least ``splitCopyBytes`` as stored, a second connection to
+    /// be had, and a merge path that may be bulk. The table is made afresh (a load of the same
+    /// file that died may have left it).
+    private func splitStagingTable(_ file: ClaimedFile) throws -> (kind: EventKind, table: String)? {
+        guard mergePath != .daily, connectSecondStream != nil, let kind = file.kind, kind.isEvent else { return nil }
+        let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.int64Value ?? 0
+        guard size >= splitCopyBytes else { return nil }
+        let table = SplitStaging.table(kind, fileID: file.fileID)
+        try connection.execute("""
+            drop table if exists \(table);
+            create unlogged table \(table) (like \(Self.stagingTable(kind)), \(SplitStaging.fileOrderColumn) bigint not null)
+                with (autovacuum_enabled = false);
+            alter table \(table) alter column app_id set statistics 10, alter column event_id set statistics 10
+            """)
+        return (kind, table)
+    }
+
+    /// The second connection of a split staging, opened on first use and kept while healthy.
+    private func secondStreamConnection() throws -> PostgresConnection {
+        if let secondConnection, secondConnection.isHealthy { return secondConnection }
+        guard let connectSecondStream else { preconditionFailure("a split staging needs connectSecondStream") }
+        let fresh = try connectSecondStream()
+        secondConnection = fresh
+        return fresh
+    }
+
+    private func stage(_ file: ClaimedFile, options: ReaderOptions, split: (kind: EventKind, table: String)?,
+                       shouldStop: () -> Bool, progress: (_ rows: Int, _ bytes: Int64) -> Void) throws -> Staged {
         var staged = Staged()
-        let pipeline = BatchPipeline(path: file.path, options: options, batchRows: batchRows)
+        // Two streams keep a batch each in flight besides the one being parsed.
+        let pipeline = BatchPipeline(path: file.path, options: options, batchRows: batchRows, depth: split == nil ? 2 : 3)
         defer { pipeline.close() }
+        let second = try split.map { split in
+            SecondCopyStream(connection: try secondStreamConnection(), table: split.table, kind: split.kind,
+                             giveBack: { pipeline.recycle($0) })
+        }
+        defer { second?.abandon() }
+        var splitBatches = 0
         var lastRenewal = ContinuousClock.now
         var rejectText: [UInt8] = []
         var bytesReported: Int64 = 0
         while let sink = try pipeline.next() {
+            var handOver: (kind: EventKind, firstPlace: Int64)?
             for kind in sink.kinds {
+                let firstPlace = Int64(staged.rows[kind, default: 0])
+                staged.rows[kind, default: 0] += sink.rowCount(for: kind)
+                staged.months[kind, default: []].formUnion(sink.months(for: kind))
+                if let split, split.kind == kind, second != nil {
+                    splitBatches += 1
+                    if splitBatches % 2 == 0 {
+                        handOver = (kind, firstPlace)
+                        continue
+                    }
+                    try connection.copyIn("copy \(split.table) from stdin") { writer in
+                        try sink.withCopyData(for: kind) { try SplitStaging.copyNumbered($0, firstPlace: firstPlace, to: &writer) }
+                    }
+                    continue
+                }
                 filledStaging.insert(Self.stagingTable(kind))
                 _ = try sink.withCopyData(for: kind) { data in
                     try connection.copyIn("copy \(Self.stagingTable(kind)) from stdin") { writer in
                         try writer.write(UnsafeRawBufferPointer(data))
                     }
                 }
-                staged.rows[kind, default: 0] += sink.rowCount(for: kind)
-                staged.months[kind, default: []].formUnion(sink.months(for: kind))
             }
             if !sink.rejects.isEmpty {
                 rejectText.removeAll(keepingCapacity: true)
@@ -250,13 +314,18 @@ public final class FileLoader {
             staged.counts.lines += sink.lineCounts
             progress(sink.rowsRead, max(0, sink.storedBytesConsumed - bytesReported))
             bytesReported = max(bytesReported, sink.storedBytesConsumed)
-            pipeline.recycle(sink)
+            if let handOver, let second {
+                try second.send(sink, firstPlace: handOver.firstPlace)
+            } else {
+                pipeline.recycle(sink)
+            }
             if shouldStop() { throw LoadInterruption.stopRequested }
             if ContinuousClock.now - lastRenewal > .seconds(leaseSeconds / 3) {
                 try renewLease(file)
                 lastRenewal = ContinuousClock.now
             }
         }
+        try second?.finish()
         guard staged.counts.lines.recordLines == Int64(staged.counts.rowsRead) else {
             throw FileRefusal.unaccountedLines(
                 path: file.path, lines: staged.counts.lines.lines,

@@ -19,9 +19,13 @@ public struct WorkerOptions: Sendable {
     public var mergePath: MergePath
     /// The fewest rows of a kind in a file for which the automatic choice may take the bulk merge.
     public var bulkMinimumRows: Int
+    /// The size from which a file of one event kind is staged by two COPY streams and takes the
+    /// bulk merge (``FileLoader/splitCopyBytes``).
+    public var splitCopyBytes: Int64
 
     public init(leaseSeconds: Double = 60, pollSeconds: Double = 1, maxAttempts: Int = 3, largestFirst: Bool = false,
-                expansion: ExpansionLimit = ExpansionLimit(), mergePath: MergePath = .automatic, bulkMinimumRows: Int = 50_000) {
+                expansion: ExpansionLimit = ExpansionLimit(), mergePath: MergePath = .automatic, bulkMinimumRows: Int = 50_000,
+                splitCopyBytes: Int64 = 64 << 20) {
         self.leaseSeconds = leaseSeconds
         self.pollSeconds = pollSeconds
         self.maxAttempts = maxAttempts
@@ -29,6 +33,7 @@ public struct WorkerOptions: Sendable {
         self.expansion = expansion
         self.mergePath = mergePath
         self.bulkMinimumRows = bulkMinimumRows
+        self.splitCopyBytes = splitCopyBytes
     }
 }
 
@@ -90,6 +95,9 @@ public final class IngestWorker {
         freshLoader.expansion = options.expansion
         freshLoader.mergePath = options.mergePath
         freshLoader.bulkMinimumRows = options.bulkMinimumRows
+        freshLoader.splitCopyBytes = options.splitCopyBytes
+        let settings = settings, logger = logger
+        freshLoader.connectSecondStream = { try settings.connect(logger: logger) }
         connection = fresh
         loader = freshLoader
         return (fresh, freshLoader)

@@ -84,7 +84,7 @@ with settings as (
       and v.sent_at >= si.installed_at
 )
 insert into delta_new_days
-select e.app_id, e.user_id, e.day_n, sum(e.opens), bool_or(e.active), sum(e.revenue_usd), sum(e.purchases),
+select e.app_id, e.user_id, e.day_n, sum(e.opens), bool_or(e.active), sum(e.revenue_usd)::numeric(20,6), sum(e.purchases),
        sum(e.invites), min(e.first_open_at), array_cat_agg(e.regular_open_times), array_cat_agg(e.purchase_times),
        max(e.last_event_at)
 from events e

@@ -159,6 +159,12 @@ public struct ComputeEngine: Sendable {
     /// Session settings for the run's big set-based statements: hash aggregates and joins in
     /// memory instead of spilling to disk. `set local` ends with the transaction.
     private func tuneSession(_ connection: PostgresConnection) throws {
+        // On Citus: one connection per worker for the whole run. A run writes and then reads the
+        // same shards many times; once a shard was written over one of several parallel
+        // connections, Citus refuses a later statement that must reach it over another
+        // ("placements that were modified over multiple connections"). On plain PostgreSQL the
+        // setting is an unused placeholder.
+        try connection.execute("set local citus.max_adaptive_executor_pool_size = 1")
         try connection.execute("set local work_mem = '256MB'")
         try connection.execute("set local hash_mem_multiplier = 2")
     }

@@ -50,14 +50,25 @@ struct CitusParityTests {
         #expect(try connection.query(shards).scalar(Int.self) == before)
     }
 
-    @Test("the same generated data (dirty rows, late files, hourly spend, telemetry) through plain PostgreSQL and 3-node Citus: the same raw rows, marts, report files and dash_* views (as funnel_dashboard)")
+    @Test("the same generated data (dirty rows and duplicates, telemetry, hourly spend; then late events and restated spend folded in by a second run) through plain PostgreSQL and 3-node Citus: the same raw rows, derived tables, marts, report files and dash_* views (as funnel_dashboard)")
     func sameResults() throws {
         let folder = try TestCluster.makeTemporaryDirectory(prefix: "funnel-citus-parity")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let data = folder.appending(path: "exports")
+        let data = folder.appending(path: "exports"), late = folder.appending(path: "late")
         let generated = try FunnelExecutable.run(["generate", "--out", data.path, "--users", "400", "--days", "14",
                                                   "--seed", "34", "--dirty", "--hourly-spend"])
         try #require(generated.status == 0, "\(generated.stderr)")
+        // The late files arrive after a first compute, with a restatement of some spend rows, so
+        // the second run folds them into users already computed (the incremental path).
+        try FileManager.default.createDirectory(at: late, withIntermediateDirectories: true)
+        let generatedFiles = try FileManager.default.contentsOfDirectory(atPath: data.path)
+        for file in generatedFiles where file.contains("-late-") {
+            try FileManager.default.moveItem(at: data.appending(path: file), to: late.appending(path: file))
+        }
+        let spendFile = try #require(generatedFiles.first { $0.hasPrefix("ad_spend-") })
+        try Self.restatedSpend(from: data.appending(path: spendFile), rows: 20)
+            .write(to: late.appending(path: "ad_spend-restated.csv"), atomically: true, encoding: .utf8)
+
         let engines = [("plain", try TestCluster.freshDatabase()), ("citus", try CitusTestCluster.freshDatabase())]
         func funnel(_ arguments: [String], on settings: ConnectionSettings) throws -> FunnelExecutable.Outcome {
             try FunnelExecutable.run(arguments, environment: ["DATABASE_URL": settings.conninfo, "FUNNEL_CONFIG": ""],
@@ -65,7 +76,9 @@ struct CitusParityTests {
         }
         var raw: [String: [String: String]] = [:]
         for (engine, settings) in engines {
-            for command in [["migrate"], ["ingest", data.path]] {
+            for command in [["migrate"], ["ingest", data.path], ["compute"], ["ingest", late.path], ["compute"],
+                            ["report", "--app", "com.example.app", "--format", "text,csv,json",
+                             "--out", folder.appending(path: "reports-\(engine)").path]] {
                 let outcome = try funnel(command, on: settings)
                 try #require(outcome.status == 0, "\(engine): funnel \(command.joined(separator: " ")) failed: \(outcome.stderr)")
             }
@@ -78,15 +91,12 @@ struct CitusParityTests {
         }
 
         let (plain, citus) = (engines[0].1, engines[1].1)
-        func computeAndReport(_ engine: String, _ settings: ConnectionSettings) throws {
-            for command in [["compute"], ["report", "--app", "com.example.app", "--format", "text,csv,json",
-                                          "--out", folder.appending(path: "reports-\(engine)").path]] {
-                let outcome = try funnel(command, on: settings)
-                try #require(outcome.status == 0, "\(engine): funnel \(command.joined(separator: " ")) failed: \(outcome.stderr)")
-            }
+        let plainDerived = try Self.tableContents(plain, prefix: "int\\_")
+        #expect(plainDerived["int_user_facts"]?.isEmpty == false, "the user facts hold rows")
+        let citusDerived = try Self.tableContents(citus, prefix: "int\\_")
+        for (table, rows) in plainDerived.sorted(by: { $0.key < $1.key }) {
+            #expect(citusDerived[table] == rows, "\(table) differs between plain PostgreSQL and Citus")
         }
-        try computeAndReport("plain", plain)
-        try computeAndReport("citus", citus)
         let plainMarts = try Self.tableContents(plain, prefix: "fct\\_")
         #expect(plainMarts.values.contains { !$0.isEmpty }, "the marts hold rows")
         let citusMarts = try Self.tableContents(citus, prefix: "fct\\_")
@@ -108,6 +118,23 @@ struct CitusParityTests {
         for (view, rows) in plainViews.sorted(by: { $0.key < $1.key }) {
             #expect(citusViews[view] == rows, "\(view) differs between plain PostgreSQL and Citus")
         }
+    }
+
+    /// A restatement of the first `rows` ad spend rows of a generated file that have a spend: the
+    /// same keys (date, network, campaign, country, hour) with the spend doubled, so a later file
+    /// replaces them (docs/inputs.md).
+    static func restatedSpend(from file: URL, rows: Int) throws -> String {
+        let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n").map(String.init)
+        let header = lines[0].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        let spend = try #require(header.firstIndex(of: "spend"))
+        var restated = [lines[0]]
+        for line in lines.dropFirst() where restated.count <= rows {
+            var fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            guard fields.count == header.count, let value = Double(fields[spend]) else { continue }
+            fields[spend] = String(format: "%.2f", value * 2)
+            restated.append(fields.joined(separator: ","))
+        }
+        return restated.joined(separator: "\n") + "\n"
     }
 
     /// A report's text with the times of the run that wrote it (today's UTC date, as

@@ -120,6 +120,53 @@ struct CitusParityTests {
         }
     }
 
+    @Test("exactly once on Citus: two funnel ingest processes on one queue, one killed with kill -9 mid-file, then a rerun: every raw table equals a clean import on plain PostgreSQL")
+    func exactlyOnceAfterKill() throws {
+        let folder = try TestCluster.makeTemporaryDirectory(prefix: "funnel-citus-kill")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let data = folder.appending(path: "exports")
+        let generated = try FunnelExecutable.run(["generate", "--out", data.path, "--users", "3000", "--days", "14",
+                                                  "--seed", "35", "--dirty"])
+        try #require(generated.status == 0, "\(generated.stderr)")
+        let plain = try TestCluster.freshDatabase(), citus = try CitusTestCluster.freshDatabase()
+        func environment(_ settings: ConnectionSettings) -> [String: String] {
+            ["DATABASE_URL": settings.conninfo, "FUNNEL_CONFIG": ""]
+        }
+        for (settings, command) in [(plain, ["migrate"]), (plain, ["ingest", data.path]), (citus, ["migrate"])] {
+            let outcome = try FunnelExecutable.run(command, environment: environment(settings))
+            try #require(outcome.status == 0, "funnel \(command.joined(separator: " ")) failed: \(outcome.stderr)")
+        }
+        let clean = try Self.tableContents(plain, prefix: "raw\\_")
+
+        // Two processes, one worker each, take files from the same queue; one is killed while a
+        // file is loading.
+        let processes = try (0..<2).map { _ in
+            try FunnelExecutable.start(["ingest", data.path, "--lease", "2", "--workers", "1"], environment: environment(citus))
+        }
+        let connection = try citus.connect()
+        let deadline = Date().addingTimeInterval(120)
+        var sawLoading = false
+        while Date() < deadline && !sawLoading {
+            sawLoading = try connection.query("select count(*) from ingest_files where status = 'loading'").scalar(Int.self) > 0
+            if !sawLoading { Thread.sleep(forTimeInterval: 0.02) }
+        }
+        #expect(sawLoading, "no file was seen loading")
+        Thread.sleep(forTimeInterval: 0.2)
+        kill(processes[0].processIdentifier, SIGKILL)
+        for process in processes { process.waitUntilExit() }
+        #expect(processes[0].terminationReason == .uncaughtSignal, "the first process was killed")
+
+        let rerun = try FunnelExecutable.run(["ingest", data.path, "--lease", "2"], environment: environment(citus))
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: data.path).filter { $0.hasSuffix(".csv") }.count
+        #expect(try connection.query("select count(*) from ingest_files where status = 'loaded'").scalar(Int.self) == files)
+        let rerunContents = try Self.tableContents(citus, prefix: "raw\\_")
+        #expect(clean["raw_ux"]?.isEmpty == false)
+        for (table, rows) in clean.sorted(by: { $0.key < $1.key }) {
+            #expect(rerunContents[table] == rows, "\(table): rows lost or duplicated on Citus after kill -9 and a rerun")
+        }
+    }
+
     /// A restatement of the first `rows` ad spend rows of a generated file that have a spend: the
     /// same keys (date, network, campaign, country, hour) with the spend doubled, so a later file
     /// replaces them (docs/inputs.md).

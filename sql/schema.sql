@@ -1244,6 +1244,25 @@ UNION ALL
             fct_retention_cells.cohort_size - COALESCE(sum(fct_retention_cells.last_active) OVER (PARTITION BY fct_retention_cells.app_id, fct_retention_cells.cohort_date, fct_retention_cells.network ORDER BY fct_retention_cells.day ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0::bigint) AS rolling
            FROM fct_retention_cells) c;
 
+CREATE OR REPLACE FUNCTION funnel.app_has_rows(raw_table text, app text, onboarding_step text DEFAULT NULL::text)
+ RETURNS boolean
+ LANGUAGE plpgsql
+ STABLE
+ SET search_path TO 'funnel', 'public'
+AS $function$
+begin
+    case raw_table
+        when 'raw_opens' then
+            return exists (select 1 from raw_opens where app_id = app);
+        when 'raw_steps' then
+            return exists (select 1 from raw_steps where app_id = app and step = onboarding_step);
+        when 'raw_purchases' then
+            return exists (select 1 from raw_purchases where app_id = app);
+    end case;
+end
+$function$
+;
+
 CREATE OR REPLACE FUNCTION funnel.cohort_day_number(event_at timestamp with time zone, installed_at timestamp with time zone, cohort_date date, time_zone text, day_rule text)
  RETURNS integer
  LANGUAGE sql
@@ -1319,10 +1338,13 @@ RETURN ((CASE WHEN completed THEN 3 ELSE 0 END + CASE WHEN ((day1_to IS NULL) OR
 
 CREATE OR REPLACE FUNCTION funnel.funnel_breakdown_steps(app text, from_date date, to_date date)
  RETURNS TABLE(app_id text, funnel text, property text, breakdown text, step_index integer, step text, users bigint, conversion_from_previous double precision, conversion_from_first double precision, median_seconds_to_convert double precision)
- LANGUAGE sql
+ LANGUAGE plpgsql
  STABLE
 AS $function$
-with reached as (
+#variable_conflict use_column
+begin
+return query
+with reached as materialized (
     select s.app_id, s.funnel, s.breakdown, s.step_index,
            date_part('epoch', s.reached_at - lag(s.reached_at) over (
                partition by s.app_id, s.user_id, s.funnel, s.breakdown order by s.step_index)) as seconds
@@ -1358,7 +1380,8 @@ select r.app_id, r.funnel, b.property, r.breakdown, r.step_index, r.step, r.user
        case when r.first_users > 0 then r.users::double precision / r.first_users end,
        r.median_seconds
 from stepped r
-join compute_funnel_breakdowns b on b.funnel = r.funnel
+join compute_funnel_breakdowns b on b.funnel = r.funnel;
+end
 $function$
 ;
 
@@ -1434,13 +1457,16 @@ $function$
 
 CREATE OR REPLACE FUNCTION funnel.funnel_steps(app text, from_date date, to_date date)
  RETURNS TABLE(app_id text, funnel text, network text, campaign text, country text, platform text, step_index integer, step text, users bigint, conversion_from_previous double precision, conversion_from_first double precision, median_seconds_to_convert double precision)
- LANGUAGE sql
+ LANGUAGE plpgsql
  STABLE
 AS $function$
-with users as not materialized (
+#variable_conflict use_column
+begin
+return query
+with users as materialized (
     -- one narrow row per user, each step's seconds from the previous step, null when not reached
     -- (a step is only reached after the previous one, so a count of seconds counts the step).
-    -- Not materialized: each reader scans the facts itself, cheaper than copying them once.
+    -- Materialized: on Citus the rows are gathered from the shards, then grouped
     select app_id, user_id, network, campaign, country, platform,
            date_part('epoch', funnel_open_at - installed_at) as s1,
            date_part('epoch', funnel_onboarded_at - funnel_open_at) as s2,
@@ -1470,11 +1496,12 @@ with users as not materialized (
         (2, d.s2, d.s1, d.m2),
         (3, d.s3, d.s2, d.m3),
         (4, d.s4, d.s3, d.m4)) as v (step_index, users, previous_users, median_seconds)
-), custom_seconds as (
+), custom_seconds as materialized (
     select s.app_id, s.user_id, s.funnel, s.step_index,
            date_part('epoch', s.reached_at - lag(s.reached_at) over (
                partition by s.app_id, s.user_id, s.funnel order by s.step_index)) as seconds
     from int_user_funnel_steps s
+    where ($1::text is null or s.app_id = $1::text)
 ), custom_steps as (
     select c.app_id, c.funnel, c.step_index, coalesce(f.network, 'all') as network,
            coalesce(f.campaign, 'all') as campaign, coalesce(f.country, 'all') as country,
@@ -1514,7 +1541,8 @@ select r.app_id, r.funnel, r.network, r.campaign, r.country, r.platform, r.step_
        case when r.first_users > 0 then r.users::double precision / r.first_users end,
        r.median_seconds
 from all_rows r
-join compute_funnels cf on cf.app_id = '' and cf.funnel = r.funnel and cf.step_index = r.step_index
+join compute_funnels cf on cf.app_id = '' and cf.funnel = r.funnel and cf.step_index = r.step_index;
+end
 $function$
 ;
 

@@ -29,8 +29,13 @@ struct CitusParityTests {
             #expect(method[table] == "h", "\(table) is hash-distributed")
             #expect(group[table] == group["raw_events"], "\(table) is co-located with raw_events")
         }
-        for table in ["currency_rates", "compute_settings"] {
+        for table in ["currency_rates", "compute_funnels"] {
             #expect(method[table] == "n", "\(table) is a reference table")
+        }
+        // On the coordinator (docs/citus.md): the one-row settings the marts read, and the funnel
+        // points, read whole for exact medians.
+        for table in ["compute_settings", "int_funnel_points", "raw_installs", "fct_retention_cells"] {
+            #expect(method[table] == nil, "\(table) stays on the coordinator")
         }
         let column = try connection.query("""
             select column_to_column_name(logicalrelid, partkey) from pg_dist_partition
@@ -45,14 +50,25 @@ struct CitusParityTests {
         #expect(try connection.query(shards).scalar(Int.self) == before)
     }
 
-    @Test("the same generated data (dirty rows, late files, hourly spend) through plain PostgreSQL and 3-node Citus: the same raw rows; then the same marts and report files")
+    @Test("the same generated data (dirty rows and duplicates, telemetry, hourly spend; then late events and restated spend folded in by a second run) through plain PostgreSQL and 3-node Citus: the same raw rows, derived tables, marts, report files and dash_* views (as funnel_dashboard)")
     func sameResults() throws {
         let folder = try TestCluster.makeTemporaryDirectory(prefix: "funnel-citus-parity")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let data = folder.appending(path: "exports")
+        let data = folder.appending(path: "exports"), late = folder.appending(path: "late")
         let generated = try FunnelExecutable.run(["generate", "--out", data.path, "--users", "400", "--days", "14",
                                                   "--seed", "34", "--dirty", "--hourly-spend"])
         try #require(generated.status == 0, "\(generated.stderr)")
+        // The late files arrive after a first compute, with a restatement of some spend rows, so
+        // the second run folds them into users already computed (the incremental path).
+        try FileManager.default.createDirectory(at: late, withIntermediateDirectories: true)
+        let generatedFiles = try FileManager.default.contentsOfDirectory(atPath: data.path)
+        for file in generatedFiles where file.contains("-late-") {
+            try FileManager.default.moveItem(at: data.appending(path: file), to: late.appending(path: file))
+        }
+        let spendFile = try #require(generatedFiles.first { $0.hasPrefix("ad_spend-") })
+        try Self.restatedSpend(from: data.appending(path: spendFile), rows: 20)
+            .write(to: late.appending(path: "ad_spend-restated.csv"), atomically: true, encoding: .utf8)
+
         let engines = [("plain", try TestCluster.freshDatabase()), ("citus", try CitusTestCluster.freshDatabase())]
         func funnel(_ arguments: [String], on settings: ConnectionSettings) throws -> FunnelExecutable.Outcome {
             try FunnelExecutable.run(arguments, environment: ["DATABASE_URL": settings.conninfo, "FUNNEL_CONFIG": ""],
@@ -60,7 +76,9 @@ struct CitusParityTests {
         }
         var raw: [String: [String: String]] = [:]
         for (engine, settings) in engines {
-            for command in [["migrate"], ["ingest", data.path]] {
+            for command in [["migrate"], ["ingest", data.path], ["compute"], ["ingest", late.path], ["compute"],
+                            ["report", "--app", "com.example.app", "--format", "text,csv,json",
+                             "--out", folder.appending(path: "reports-\(engine)").path]] {
                 let outcome = try funnel(command, on: settings)
                 try #require(outcome.status == 0, "\(engine): funnel \(command.joined(separator: " ")) failed: \(outcome.stderr)")
             }
@@ -73,33 +91,122 @@ struct CitusParityTests {
         }
 
         let (plain, citus) = (engines[0].1, engines[1].1)
-        func computeAndReport(_ engine: String, _ settings: ConnectionSettings) throws {
-            for command in [["compute"], ["report", "--app", "com.example.app", "--format", "text,csv,json",
-                                          "--out", folder.appending(path: "reports-\(engine)").path]] {
-                let outcome = try funnel(command, on: settings)
-                try #require(outcome.status == 0, "\(engine): funnel \(command.joined(separator: " ")) failed: \(outcome.stderr)")
-            }
+        let plainDerived = try Self.tableContents(plain, prefix: "int\\_")
+        #expect(plainDerived["int_user_facts"]?.isEmpty == false, "the user facts hold rows")
+        let citusDerived = try Self.tableContents(citus, prefix: "int\\_")
+        for (table, rows) in plainDerived.sorted(by: { $0.key < $1.key }) {
+            #expect(citusDerived[table] == rows, "\(table) differs between plain PostgreSQL and Citus")
         }
-        try computeAndReport("plain", plain)
         let plainMarts = try Self.tableContents(plain, prefix: "fct\\_")
         #expect(plainMarts.values.contains { !$0.isEmpty }, "the marts hold rows")
-        // Citus refuses statements of compute (docs/citus.md, "What Citus refuses"): until they are
-        // rewritten, this part is a known issue, and the test fails when it starts to pass.
-        withKnownIssue("Citus refuses statements of funnel compute (docs/citus.md, \"What Citus refuses\")") {
-            try computeAndReport("citus", citus)
-            let citusMarts = try Self.tableContents(citus, prefix: "fct\\_")
-            for (table, rows) in plainMarts.sorted(by: { $0.key < $1.key }) {
-                #expect(citusMarts[table] == rows, "\(table) differs between plain PostgreSQL and Citus")
-            }
-            let plainReports = folder.appending(path: "reports-plain"), citusReports = folder.appending(path: "reports-citus")
-            let files = try FileManager.default.contentsOfDirectory(atPath: plainReports.path).sorted()
-            #expect(try FileManager.default.contentsOfDirectory(atPath: citusReports.path).sorted() == files)
-            for file in files {
-                let expected = try Data(contentsOf: plainReports.appending(path: file))
-                let actual = try Data(contentsOf: citusReports.appending(path: file))
-                #expect(actual == expected, "\(file) differs between plain PostgreSQL and Citus")
-            }
+        let citusMarts = try Self.tableContents(citus, prefix: "fct\\_")
+        for (table, rows) in plainMarts.sorted(by: { $0.key < $1.key }) {
+            #expect(citusMarts[table] == rows, "\(table) differs between plain PostgreSQL and Citus")
         }
+        let plainReports = folder.appending(path: "reports-plain"), citusReports = folder.appending(path: "reports-citus")
+        let files = try FileManager.default.contentsOfDirectory(atPath: plainReports.path).sorted()
+        #expect(!files.isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: citusReports.path).sorted() == files)
+        for file in files {
+            let expected = try Self.withoutRunTimes(String(decoding: Data(contentsOf: plainReports.appending(path: file)), as: UTF8.self))
+            let actual = try Self.withoutRunTimes(String(decoding: Data(contentsOf: citusReports.appending(path: file)), as: UTF8.self))
+            #expect(actual == expected, "\(file) differs between plain PostgreSQL and Citus")
+        }
+        let plainViews = try Self.dashboardViews(plain), citusViews = try Self.dashboardViews(citus)
+        #expect(plainViews.count >= 16, "every dash_* view was read")
+        #expect(plainViews.values.contains { !$0.isEmpty }, "the dash_* views hold rows")
+        for (view, rows) in plainViews.sorted(by: { $0.key < $1.key }) {
+            #expect(citusViews[view] == rows, "\(view) differs between plain PostgreSQL and Citus")
+        }
+    }
+
+    @Test("exactly once on Citus: two funnel ingest processes on one queue, one killed with kill -9 mid-file, then a rerun: every raw table equals a clean import on plain PostgreSQL")
+    func exactlyOnceAfterKill() throws {
+        let folder = try TestCluster.makeTemporaryDirectory(prefix: "funnel-citus-kill")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let data = folder.appending(path: "exports")
+        let generated = try FunnelExecutable.run(["generate", "--out", data.path, "--users", "3000", "--days", "14",
+                                                  "--seed", "35", "--dirty"])
+        try #require(generated.status == 0, "\(generated.stderr)")
+        let plain = try TestCluster.freshDatabase(), citus = try CitusTestCluster.freshDatabase()
+        func environment(_ settings: ConnectionSettings) -> [String: String] {
+            ["DATABASE_URL": settings.conninfo, "FUNNEL_CONFIG": ""]
+        }
+        for (settings, command) in [(plain, ["migrate"]), (plain, ["ingest", data.path]), (citus, ["migrate"])] {
+            let outcome = try FunnelExecutable.run(command, environment: environment(settings))
+            try #require(outcome.status == 0, "funnel \(command.joined(separator: " ")) failed: \(outcome.stderr)")
+        }
+        let clean = try Self.tableContents(plain, prefix: "raw\\_")
+
+        // Two processes, one worker each, take files from the same queue; one is killed while a
+        // file is loading.
+        let processes = try (0..<2).map { _ in
+            try FunnelExecutable.start(["ingest", data.path, "--lease", "2", "--workers", "1"], environment: environment(citus))
+        }
+        let connection = try citus.connect()
+        let deadline = Date().addingTimeInterval(120)
+        var sawLoading = false
+        while Date() < deadline && !sawLoading {
+            sawLoading = try connection.query("select count(*) from ingest_files where status = 'loading'").scalar(Int.self) > 0
+            if !sawLoading { Thread.sleep(forTimeInterval: 0.02) }
+        }
+        #expect(sawLoading, "no file was seen loading")
+        Thread.sleep(forTimeInterval: 0.2)
+        kill(processes[0].processIdentifier, SIGKILL)
+        for process in processes { process.waitUntilExit() }
+        #expect(processes[0].terminationReason == .uncaughtSignal, "the first process was killed")
+
+        let rerun = try FunnelExecutable.run(["ingest", data.path, "--lease", "2"], environment: environment(citus))
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: data.path).filter { $0.hasSuffix(".csv") }.count
+        #expect(try connection.query("select count(*) from ingest_files where status = 'loaded'").scalar(Int.self) == files)
+        let rerunContents = try Self.tableContents(citus, prefix: "raw\\_")
+        #expect(clean["raw_ux"]?.isEmpty == false)
+        for (table, rows) in clean.sorted(by: { $0.key < $1.key }) {
+            #expect(rerunContents[table] == rows, "\(table): rows lost or duplicated on Citus after kill -9 and a rerun")
+        }
+    }
+
+    /// A restatement of the first `rows` ad spend rows of a generated file that have a spend: the
+    /// same keys (date, network, campaign, country, hour) with the spend doubled, so a later file
+    /// replaces them (docs/inputs.md).
+    static func restatedSpend(from file: URL, rows: Int) throws -> String {
+        let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n").map(String.init)
+        let header = lines[0].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        let spend = try #require(header.firstIndex(of: "spend"))
+        var restated = [lines[0]]
+        for line in lines.dropFirst() where restated.count <= rows {
+            var fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            guard fields.count == header.count, let value = Double(fields[spend]) else { continue }
+            fields[spend] = String(format: "%.2f", value * 2)
+            restated.append(fields.joined(separator: ","))
+        }
+        return restated.joined(separator: "\n") + "\n"
+    }
+
+    /// A report's text with the times of the run that wrote it (today's UTC date, as
+    /// `YYYY-MM-DDTHH:MM:SS...Z`) replaced: the two engines computed a few seconds apart. The data's
+    /// own dates are in the generated past.
+    static func withoutRunTimes(_ text: String) -> String {
+        let today = ISO8601DateFormatter().string(from: Date()).prefix(10)
+        return text.replacing(try! Regex("\(today)T[0-9:.]+Z"), with: "<run time>")
+    }
+
+    /// The rows of every `dash_*` view as sorted text lines by view, read as the read-only
+    /// `funnel_dashboard` role, as Grafana reads them.
+    static func dashboardViews(_ settings: ConnectionSettings) throws -> [String: String] {
+        let connection = try settings.connect()
+        let views = try connection.query("""
+            select viewname from pg_views where schemaname = 'funnel' and viewname like 'dash\\_%' order by 1
+            """).map { try $0.decode(String.self, at: 0) }
+        try connection.execute("set role funnel_dashboard")
+        var contents: [String: String] = [:]
+        for view in views {
+            let name = try connection.quoteIdentifier(view)
+            contents[view] = try connection.query("select v::text as r from funnel.\(name) v order by 1")
+                .map { try $0.decode(String.self, at: 0) }.joined(separator: "\n")
+        }
+        return contents
     }
 
     /// The rows of every funnel table whose name matches `prefix` (a LIKE pattern), as sorted text

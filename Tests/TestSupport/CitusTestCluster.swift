@@ -32,13 +32,16 @@ public enum CitusTestCluster {
     }
 
     private static let clusterToStop = Locked<CitusCluster?>(nil)
+    private static let preparing = Locked<Void>(())
 
     /// A new database on every node of the shared cluster, with the citus extension and the
     /// workers registered; migrated (and so distributed) when asked.
     public static func freshDatabase(migrated: Bool = false) throws -> ConnectionSettings {
         let cluster = try shared
         let name = "c_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(20)
-        try cluster.prepare(database: String(name))
+        // One database at a time: creating the extension and registering the nodes for two new
+        // databases at once has failed a worker connection Citus marks as essential.
+        try preparing.withLock { _ in try cluster.prepare(database: String(name)) }
         let settings = ConnectionSettings(conninfo: cluster.conninfo(database: String(name)),
                                           searchPath: ["funnel", "public"])
         if migrated { try Migrator().migrate(try settings.connect()) }

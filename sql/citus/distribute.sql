@@ -9,9 +9,14 @@
 -- funnels, retention, friction) joins shard to shard. app_id stays in every key and filter.
 -- Reference tables (a copy on every node): the small settings and rate tables the per-user
 -- statements join to.
--- Left on the coordinator: bookkeeping (computed_under among it), rollups and marts (small, written once per run), and the
--- tables whose unique keys do not include user_id (raw_installs, the raw_*_keys tables):
--- Citus refuses a unique constraint without the distribution column.
+-- Left on the coordinator: bookkeeping (computed_under among it), rollups and marts (small, written
+-- once per run), and the tables whose unique keys do not include user_id (raw_installs, the
+-- raw_*_keys tables): Citus refuses a unique constraint without the distribution column. Also on
+-- the coordinator: compute_settings (one row, read by the marts' statements, which run there as
+-- plain PostgreSQL statements only while they join no Citus table; a per-user statement ships the
+-- row to the shards) and int_funnel_points (every point of the default funnel, read whole for
+-- its exact medians and rebuilt with its primary key dropped, a DDL Citus refuses on a
+-- distributed table in a transaction that has read it in parallel).
 do $citus$
 declare
     item record;
@@ -19,7 +24,6 @@ begin
     for item in
         select name, kind from (values
             ('currency_rates', 'reference'),
-            ('compute_settings', 'reference'),
             ('compute_app_inputs', 'reference'),
             ('compute_funnels', 'reference'),
             ('compute_funnel_breakdowns', 'reference'),
@@ -34,7 +38,6 @@ begin
             ('int_user_funnel_steps', 'user'),
             ('int_user_funnel_breakdown_steps', 'user'),
             ('int_user_retention', 'user'),
-            ('int_funnel_points', 'user'),
             ('int_friction_hits', 'user'),
             ('int_friction_outcomes', 'user'),
             ('int_friction_reached', 'user'),

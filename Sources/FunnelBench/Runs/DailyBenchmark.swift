@@ -73,6 +73,10 @@ public struct DailyBenchmark {
         }
         let scratch = ConnectionSettings(conninfo: ScratchDatabase.conninfo(settings.conninfo, database: name),
                                          searchPath: FunnelSchema.searchPath)
+        // On a Citus coordinator the scratch database is a Citus one too (docs/citus.md).
+        let citusWorkers = try ScratchDatabase.extendCitus(admin, scratch: scratch, name: name)
+        defer { if !keep { ScratchDatabase.dropOnWorkers(citusWorkers, name: name) } }
+        if !citusWorkers.isEmpty { Self.say("  on Citus: the scratch database on the coordinator and \(citusWorkers.count) worker(s)") }
         let connection = try scratch.connect(logger: logger)
         try Migrator().migrate(connection, logger: logger)
         let ingest = IngestRun(settings: scratch, kind: nil, assumeTimeZone: nil, workers: 2)

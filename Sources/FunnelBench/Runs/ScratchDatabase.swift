@@ -28,4 +28,47 @@ public enum ScratchDatabase {
         }
         return conninfo + " dbname='\(database)'"
     }
+
+    /// On a Citus coordinator (the selected database has the citus extension), makes the scratch
+    /// database `name` (already created on the coordinator) a Citus database like the selected one:
+    /// the database and the extension on every worker of `pg_dist_node`, the coordinator and the
+    /// workers registered, so `funnel migrate` distributes its tables. Returns the workers'
+    /// conninfos for `dropOnWorkers`; empty on plain PostgreSQL.
+    public static func extendCitus(_ admin: PostgresConnection, scratch: ConnectionSettings, name: String) throws -> [String] {
+        guard try admin.query("select count(*) from pg_extension where extname = 'citus'").scalar(Int.self) > 0 else { return [] }
+        let user = try admin.query("select current_user::text").scalar(String.self)
+        let nodes = try admin.query("select nodename, nodeport, groupid from pg_dist_node where isactive order by groupid")
+            .map { (try $0.decode(String.self, at: 0), try $0.decode(Int.self, at: 1), try $0.decode(Int.self, at: 2)) }
+        func conninfo(_ host: String, _ port: Int, _ database: String) -> String {
+            func quoted(_ value: String) -> String {
+                "'" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'"
+            }
+            return "host=\(quoted(host)) port=\(port) dbname=\(quoted(database)) user=\(quoted(user))"
+        }
+        var workers: [String] = []
+        for (host, port, group) in nodes where group > 0 {
+            let workerAdmin = try PostgresConnection(connecting: conninfo(host, port, "postgres"))
+            try workerAdmin.execute("create database \(try workerAdmin.quoteIdentifier(name))")
+            workers.append(conninfo(host, port, "postgres"))
+            try PostgresConnection(connecting: conninfo(host, port, name)).execute("create extension citus")
+        }
+        let connection = try scratch.connect()
+        try connection.execute("create extension citus")
+        for (host, port, group) in nodes {
+            if group == 0 {
+                try connection.query("select citus_set_coordinator_host($1, $2)", [host, port])
+            } else {
+                try connection.query("select citus_add_node($1, $2)", [host, port])
+            }
+        }
+        return workers
+    }
+
+    /// Drops the scratch database `name` on the workers `extendCitus` made it on.
+    public static func dropOnWorkers(_ workers: [String], name: String) {
+        for worker in workers {
+            guard let admin = try? PostgresConnection(connecting: worker) else { continue }
+            _ = try? admin.execute("drop database if exists \(try admin.quoteIdentifier(name)) with (force)")
+        }
+    }
 }

@@ -159,6 +159,12 @@ public struct ComputeEngine: Sendable {
     /// Session settings for the run's big set-based statements: hash aggregates and joins in
     /// memory instead of spilling to disk. `set local` ends with the transaction.
     private func tuneSession(_ connection: PostgresConnection) throws {
+        // On Citus: one connection per worker for the whole run. A run writes and then reads the
+        // same shards many times; once a shard was written over one of several parallel
+        // connections, Citus refuses a later statement that must reach it over another
+        // ("placements that were modified over multiple connections"). On plain PostgreSQL the
+        // setting is an unused placeholder.
+        try connection.execute("set local citus.max_adaptive_executor_pool_size = 1")
         try connection.execute("set local work_mem = '256MB'")
         try connection.execute("set local hash_mem_multiplier = 2")
     }
@@ -218,9 +224,14 @@ public struct ComputeEngine: Sendable {
         }
         // Facts rewritten in bulk need fresh statistics before the inviter lookup joins them; a
         // few cohorts' worth leaves the statistics as good as they were.
-        let rows = try connection.query("select reltuples from pg_class where oid = 'int_user_facts'::regclass")
-            .scalar(Double.self)
-        if rows < 0 || Double(users) * 5 > rows {
+        // On Citus the facts are sharded: the coordinator's table is empty (its statistics say
+        // nothing), each worker analyzes its own shards, and Citus refuses an ANALYZE (a DDL to it)
+        // of shards this transaction has already read over several connections.
+        let (rows, sharded) = try connection.query("""
+            select c.reltuples, exists (select 1 from pg_extension where extname = 'citus')
+            from pg_class c where c.oid = 'int_user_facts'::regclass
+            """).map { (try $0.decode(Double.self, at: 0), try $0.decode(Bool.self, at: 1)) }[0]
+        if !sharded && (rows < 0 || Double(users) * 5 > rows) {
             try timed("analyze int_user_facts") { try connection.execute("analyze int_user_facts") }
         }
         try timed("int_user_facts_inviters") {

@@ -108,7 +108,10 @@ extension ComputeEngine {
 
     /// Records which inputs of the default funnel each app has (`funnel_inputs.sql`) and returns
     /// the apps whose facts were derived under another answer; their steps must be derived again.
+    /// The apps are listed first, in a statement of their own (`installed_apps.sql`: Citus runs its
+    /// recursive listing only apart from the distributed tables the probes read).
     func defaultFunnelInputsChanged(_ connection: PostgresConnection) throws -> [String] {
-        try connection.query(SQLCatalog.text("bookkeeping/metrics/funnel_inputs.sql")).map { try $0.decode(String.self, at: 0) }
+        let apps = try connection.query(SQLCatalog.text("bookkeeping/metrics/installed_apps.sql")).map { try $0.decode(String.self, at: 0) }
+        return try connection.query(SQLCatalog.text("bookkeeping/metrics/funnel_inputs.sql"), [apps]).map { try $0.decode(String.self, at: 0) }
     }
 }

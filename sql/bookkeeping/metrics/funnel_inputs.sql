@@ -5,25 +5,22 @@
 -- missing one of them. Their facts must be derived again (compute rebuilds everything). The
 -- purchase step is the last, so no fact passes through it: its first purchase only brings the
 -- step back into fct_funnel, which every run rebuilds.
--- Presence only grows, so an input once found is not looked for again; the apps are listed by
--- skipping through raw_installs' key (one index probe per app and partition).
--- Grain: one row per app_id whose answer changed. Reads: raw_installs, raw_opens, raw_steps,
+-- Presence only grows, so an input once found is not looked for again. $1 (text[]): the apps with
+-- installs (installed_apps.sql); each input is probed by app_has_rows (migration 0120), a query of
+-- its own, one index probe (on Citus a query of the distributed table; Citus refuses such probes
+-- correlated with a list of apps read from the coordinator).
+-- Grain: one row per app_id whose answer changed. Reads: raw_opens, raw_steps,
 -- raw_purchases, compute_settings, compute_state, compute_app_inputs.
-with recursive apps (app_id) as (
-    (select app_id from raw_installs order by app_id limit 1)
-    union all
-    select (select r.app_id from raw_installs r where r.app_id > a.app_id order by r.app_id limit 1)
-    from apps a
-    where a.app_id is not null
+with apps (app_id) as (
+    select unnest($1::text[])
 ), found as (
     select a.app_id, s.onboarding_step,
            coalesce(i.has_opens, false)
-               or exists (select 1 from raw_opens o where o.app_id = a.app_id) as has_opens,
+               or app_has_rows('raw_opens', a.app_id) as has_opens,
            (coalesce(i.has_onboarding, false) and i.onboarding_step = s.onboarding_step)
-               or exists (select 1 from raw_steps x where x.app_id = a.app_id and x.step = s.onboarding_step)
-               as has_onboarding,
+               or app_has_rows('raw_steps', a.app_id, s.onboarding_step) as has_onboarding,
            coalesce(i.has_purchases, false)
-               or exists (select 1 from raw_purchases p where p.app_id = a.app_id) as has_purchases,
+               or app_has_rows('raw_purchases', a.app_id) as has_purchases,
            i.app_id is not null as known,
            i.has_opens as had_opens, i.has_onboarding as had_onboarding, i.has_purchases as had_purchases,
            exists (select 1 from compute_state cs where cs.app_id = a.app_id) as computed

@@ -4,10 +4,11 @@
 -- brought at all). Outcome: onboarding completed (an `onboarding_complete` step at any time), the
 -- bounds of day 1 after the first install (cohort_day_start in the reporting time zone $1 under
 -- the day rule $2), and whether an open fell within them. A rebuild uses int_friction_outcomes.sql.
--- A day brings a few thousand such users against hundreds of thousands of outcomes, so each is
--- looked up by index (lateral subqueries with offset 0 keep the planner from hashing whole tables;
--- 1.1-1.4 -> 0.7 s on a bench day): outcomes by key, steps by (app_id, user_id), installs by (app_id,
--- user_id, installed_at). Opens have no index by user: they are read from the earliest day 1
+-- A day brings a few thousand such users against hundreds of thousands of outcomes: they are
+-- joined to the outcomes and the steps by key, and their installs probed by (app_id, user_id,
+-- installed_at). (Lateral probes with offset 0 and correlated "exists" into the distributed
+-- outcomes and steps, which Citus refuses against the temporary tables, kept the planner from
+-- hashing whole tables before: 1.1-1.4 -> 0.7 s on a bench day.) Opens have no index by user: they are read from the earliest day 1
 -- concerned to the end of the latest (partitions outside it are not read), and only for users
 -- whose day 1 can have an open at all (it starts before the end of the app's last day with an
 -- open, which int_friction_apps.sql has already moved on with the window's opens).
@@ -25,23 +26,20 @@ with window_installs as (
     -- int_friction_reached: one of the rows int_friction_reached.sql has just added
     select distinct n.app_id, n.user_id
     from friction_new_reached n
-    left join lateral (
-        select 1 as known from int_friction_outcomes o
-        where o.app_id = n.app_id and o.user_id = n.user_id offset 0
-    ) x on true
-    where x.known is null
+    left join int_friction_outcomes o on o.app_id = n.app_id and o.user_id = n.user_id
+    where o.user_id is null
     union
     select w.app_id, w.user_id
     from window_installs w
-    cross join lateral (
-        select o.day1_from from int_friction_outcomes o
-        where o.app_id = w.app_id and o.user_id = w.user_id offset 0
-    ) o
+    join int_friction_outcomes o on o.app_id = w.app_id and o.user_id = w.user_id
     where o.day1_from is null or w.day1_from < o.day1_from
+), completers as materialized (
+    select distinct st.app_id, st.user_id
+    from users u
+    join raw_steps st on st.app_id = u.app_id and st.user_id = u.user_id
+    where st.step = 'onboarding_complete'
 ), facts as materialized (
-    select u.app_id, u.user_id,
-           exists (select 1 from raw_steps st
-                   where st.app_id = u.app_id and st.user_id = u.user_id and st.step = 'onboarding_complete') as completed,
+    select u.app_id, u.user_id, c.user_id is not null as completed,
            cohort_day_start(i.installed_at, 1, $1::text, $2::text) as day1_from,
            cohort_day_start(i.installed_at, 2, $1::text, $2::text) as day1_to
     from users u
@@ -49,6 +47,7 @@ with window_installs as (
         select min(i.installed_at) as installed_at from raw_installs i
         where i.app_id = u.app_id and i.user_id = u.user_id
     ) i
+    left join completers c on c.app_id = u.app_id and c.user_id = u.user_id
 ), may_return as materialized (
     select f.app_id, f.user_id, f.day1_from, f.day1_to
     from facts f

@@ -6,8 +6,9 @@
 -- counted under the user's class as it now is. Each outcome then says its class as counted.
 -- Every outcome's class is recomputed (one pass over int_friction_outcomes: a class depends on the
 -- end of the app's last day with an open, which moves every day); the few that changed go to a
--- temporary table with statistics, and their reached screens are probed by user (offset 0: the
--- planner hashed every reached screen instead, 0.24 s).
+-- temporary table with statistics, and their reached screens joined by user (a lateral probe with
+-- offset 0 and a correlated "not exists", which Citus refuses against the temporary tables, kept
+-- the planner from hashing every reached screen before: 0.24 s).
 -- Grain: int_friction_screen_counts one row per (app_id, screen, class) with users > 0;
 -- int_friction_outcomes.counted_class. Reads: int_friction_outcomes, int_friction_apps,
 -- int_friction_reached, friction_new_reached. Writes friction_class_changes on the way.
@@ -27,13 +28,10 @@ with counted_before as (
     -- the changed users' screens counted before this run (under their old class)
     select r.app_id, r.screen, c.old_class, c.new_class
     from friction_class_changes c
-    cross join lateral (
-        select r.app_id, r.screen, r.user_id from int_friction_reached r
-        where r.app_id = c.app_id and r.user_id = c.user_id offset 0
-    ) r
+    join int_friction_reached r on r.app_id = c.app_id and r.user_id = c.user_id
+    left join friction_new_reached n on n.app_id = r.app_id and n.screen = r.screen and n.user_id = r.user_id
     where c.old_class is not null
-      and not exists (select 1 from friction_new_reached n
-                      where n.app_id = r.app_id and n.screen = r.screen and n.user_id = r.user_id)
+      and n.user_id is null
 ), moves as (
     select app_id, screen, old_class as class, -1 as users from counted_before
     union all

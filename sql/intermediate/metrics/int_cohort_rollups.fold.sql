@@ -11,15 +11,16 @@
 -- compute_settings. Writes delta_new_facts, delta_day_cells, delta_network_cells and
 -- delta_empty_cells (working tables).
 -- The delta users' facts as they are now: those int_user_facts.fold.sql updated are there already;
--- the others (the general users, and users whose new rows made no day) are probed per user
--- (offset 0 keeps the planner from scanning every user's facts). Read by each rollup below.
+-- the others (the general users, and users whose new rows made no day) are joined by key
+-- (delta_users is analyzed, so a day's few users are probed through the primary key; a per-user
+-- lateral probe and a correlated "not exists" are refused by Citus against the temporary
+-- tables). Read by each rollup below.
 insert into delta_new_facts
 select f.*
-from (select * from delta_users order by app_id, user_id) u
-cross join lateral (
-    select * from int_user_facts x where x.app_id = u.app_id and x.user_id = u.user_id offset 0
-) f
-where not exists (select 1 from delta_new_facts n where n.app_id = u.app_id and n.user_id = u.user_id);
+from delta_users u
+join int_user_facts f on f.app_id = u.app_id and f.user_id = u.user_id
+left join delta_new_facts n on n.app_id = u.app_id and n.user_id = u.user_id
+where n.user_id is null;
 
 analyze delta_new_facts (app_id, user_id);
 

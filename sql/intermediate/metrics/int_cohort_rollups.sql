@@ -59,7 +59,7 @@ with settings as (
 )
 insert into int_cohort_day_rollup
 select app_id, cohort_date, network, campaign, country, platform, day_n,
-       sum(active_users), sum(last_active_users), sum(revenue_usd), sum(payers), sum(new_payers)
+       sum(active_users), sum(last_active_users), sum(revenue_usd)::numeric(20,6), sum(payers), sum(new_payers)
 from contributions
 group by cohort_date, day_n, network, campaign, country, platform, app_id
 having sum(active_users) <> 0 or sum(last_active_users) <> 0 or sum(revenue_usd) <> 0 or sum(payers) <> 0

@@ -4,7 +4,9 @@
 -- A day's spend is the sum of its hour rows; a row without an hour counts only when its (date,
 -- network, campaign, country) has no hour rows (hour rows carry the day in more detail).
 -- Grain: one row per (app_id, spend_date, network, campaign, country). Reads: compute_scope, spend_scope,
--- raw_ad_spend, currency_rates.
+-- raw_ad_spend, currency_rates. The sum is cast to the column's numeric(20,6) in the select: Citus
+-- writes the rows of an insert it plans (currency_rates is a reference table there) without the
+-- column's rounding.
 insert into spend_scope (app_id, spend_date)
 select app_id, cohort_date from compute_scope
 on conflict do nothing;
@@ -14,7 +16,7 @@ where r.app_id = sc.app_id and r.spend_date = sc.spend_date;
 
 insert into int_spend_day_rollup
 select a.app_id, a.spend_date, a.network, a.campaign, a.country,
-       sum(a.spend * coalesce(cr.usd_per_unit, 0)),
+       sum(a.spend * coalesce(cr.usd_per_unit, 0))::numeric(20,6),
        coalesce(sum(a.impressions), 0),
        coalesce(sum(a.clicks), 0)
 from raw_ad_spend a

@@ -22,7 +22,7 @@ with settings as (
         select 1 from delta_general_users g where g.app_id = si.app_id and g.user_id = si.user_id)
 )
 insert into delta_fact_changes
-select du.fact_row, u.installs, coalesce(a.regular_opens, 0), a.first_purchase_day,
+select u.app_id, u.user_id, du.fact_row, u.installs, coalesce(a.regular_opens, 0), a.first_purchase_day,
        a.purchase_times[1], -- the lists are sorted: the first new purchase
        -- the first new purchase inside the funnel's window after its (unchanged) regular-user step
        case when cardinality(a.purchase_times) > 0 then (
@@ -41,8 +41,10 @@ where a.user_id is not null or u.installs <> o.installs
 -- in the order of the rows, which the update below then visits page after page
 order by du.fact_row;
 
--- Each row is updated where it lies (delta_users.fact_row): hashing the changes against a scan of
--- every user's facts read the whole table (1M rows) for 70k updates.
+-- Each row is found by its key, the changes in the order of the rows (delta_users.fact_row), so
+-- the probes visit the table page after page: hashing the changes against a scan of every user's
+-- facts read the whole table (1M rows) for 70k updates. Not by ctid: on Citus a row's ctid is
+-- only unique within its shard, and Citus refuses a ctid in an update it plans.
 set local enable_hashjoin = off;
 
 with updated as (
@@ -79,7 +81,7 @@ with updated as (
                 then f.purchase_times || c.purchase_times
             else array(select t from unnest(f.purchase_times || c.purchase_times) as t order by t) end
     from delta_fact_changes c
-    where f.ctid = c.fact_row
+    where f.app_id = c.app_id and f.user_id = c.user_id
     returning f.*
 )
 insert into delta_new_facts

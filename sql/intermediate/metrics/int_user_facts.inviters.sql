@@ -7,32 +7,46 @@
 -- int_user_facts, raw_invites, compute_settings. After a cohort rebuild compute analyzes
 -- int_user_facts first: it was just rewritten, and stale statistics turn the inviter lookup into a
 -- nested loop over the table. A fold rewrites a small share of it and skips that.
+-- The invitees and their inviters are gathered first (materialized), then the facts updated by
+-- user: on Citus the inviter's facts lie on another shard than the invitee's, and a statement
+-- that joins them inside the update, or probes the invites laterally, is refused. The first
+-- invite sent wins (by sent_at). The k-factor test is computed there too (Citus refuses a stable
+-- function of columns in an update's set list).
 
 with settings as (
     select * from compute_settings where app_id = ''
-), invitees as (
-    select si.app_id, si.user_id, si.installed_at,
+), sent as materialized (
+    -- the invites the scope's invitees name (by invite_id: the sender's row is on the sender's shard)
+    select rv.app_id, rv.invite_id, rv.user_id, rv.sent_at
+    from raw_invites rv
+    join scope_installs si on si.app_id = rv.app_id and si.invite_id = rv.invite_id
+), invitees as materialized (
+    select distinct on (si.app_id, si.user_id)
+           si.app_id, si.user_id, si.installed_at,
            coalesce(v.user_id, si.referrer_user_id) as inviter_user_id,
            v.sent_at
     from scope_installs si
-    left join lateral (
-        select rv.user_id, rv.sent_at
-        from raw_invites rv
-        where rv.app_id = si.app_id and rv.invite_id = si.invite_id
-        order by rv.sent_at
-        limit 1
-    ) v on si.invite_id is not null
+    left join sent v on v.app_id = si.app_id and v.invite_id = si.invite_id
     where si.referrer_user_id is not null or si.invite_id is not null
+    order by si.app_id, si.user_id, v.sent_at
+), linked as materialized (
+    -- each invitee with their inviter's facts, found by the inviter's user_id
+    select i.app_id, i.user_id, i.inviter_user_id,
+           p.network, p.cohort_date, p.installed_at as inviter_installed_at,
+           i.installed_at >= p.installed_at
+               and cohort_day_number(coalesce(i.sent_at, i.installed_at), p.installed_at, p.cohort_date,
+                                     s.time_zone, s.day_rule) between 0 and s.kfactor_window_days - 1
+               as counts_for_kfactor
+    from invitees i
+    join int_user_facts p on p.app_id = i.app_id and p.user_id = i.inviter_user_id
+    cross join settings s
+    where p.user_id <> i.user_id
 )
 update int_user_facts f
-set inviter_user_id = i.inviter_user_id,
-    inviter_network = p.network,
-    inviter_cohort_date = p.cohort_date,
-    inviter_installed_at = p.installed_at,
-    counts_for_kfactor = i.installed_at >= p.installed_at
-        and cohort_day_number(coalesce(i.sent_at, i.installed_at), p.installed_at, p.cohort_date,
-                              s.time_zone, s.day_rule) between 0 and s.kfactor_window_days - 1
-from invitees i
-join int_user_facts p on p.app_id = i.app_id and p.user_id = i.inviter_user_id
-cross join settings s
-where f.app_id = i.app_id and f.user_id = i.user_id and p.user_id <> f.user_id;
+set inviter_user_id = l.inviter_user_id,
+    inviter_network = l.network,
+    inviter_cohort_date = l.cohort_date,
+    inviter_installed_at = l.inviter_installed_at,
+    counts_for_kfactor = l.counts_for_kfactor
+from linked l
+where f.app_id = l.app_id and f.user_id = l.user_id;

@@ -11,16 +11,17 @@
 with settings as (
     select * from compute_settings where app_id = ''
 ), buyer_days as (
-    select f.app_id, f.user_id, x.day_n,
+    -- the day number computed in the select list (a lateral subquery without FROM calling the
+    -- stable cohort_day_number is refused by Citus); grouped by user, so each shard groups its own
+    select f.app_id, f.user_id,
+           cohort_day_number(p.purchased_at, f.installed_at, f.cohort_date, s.time_zone, s.day_rule) as day_n,
            sum(p.revenue * coalesce(cr.usd_per_unit, 0) * s.revenue_share) as revenue_usd
     from int_user_facts f
     join raw_purchases p on p.app_id = f.app_id and p.user_id = f.user_id and p.purchased_at >= f.installed_at
     left join currency_rates cr on cr.currency = p.currency
     cross join settings s
-    cross join lateral (select cohort_day_number(p.purchased_at, f.installed_at, f.cohort_date, s.time_zone,
-                                                 s.day_rule) as day_n) x
     where f.purchase_days <> '{}'
-    group by f.app_id, f.user_id, x.day_n
+    group by f.app_id, f.user_id, 3
 )
 select f.app_id, f.network, f.cohort_date::text,
        string_agg(b.day_n::text, ',' order by b.day_n),

@@ -127,9 +127,11 @@ create temp table delta_users (
 ) on commit drop;
 
 -- delta_fact_changes: what the new days change in the facts of the fast delta users (see
--- int_user_facts.fold.sql), by facts row: the new days' activity, and the days and times they add
+-- int_user_facts.fold.sql), by user, in the order of their facts rows: the new days' activity, and the days and times they add
 -- to the user's state (sorted).
 create temp table delta_fact_changes (
+    app_id             text          not null,
+    user_id            text          not null,
     fact_row           tid           not null,
     installs           integer       not null,
     regular_opens      integer       not null,

@@ -38,18 +38,23 @@ with settings as (
     select * from compute_settings where app_id = ''
 ), events (app_id, user_id, day_n, opens, active, revenue_usd, purchases, invites, first_open_at,
             regular_open_times, purchase_times, last_event_at) as (
-    select o.app_id, o.user_id, x.day_n, 1, true, 0, 0, 0, o.opened_at,
-           case when x.day_n between 1 and s.regular_days then array[o.opened_at] end, null::timestamptz[],
+    -- the day number in an inner select list (Citus refuses a lateral subquery without FROM
+    -- calling the stable cohort_day_number)
+    select o.app_id, o.user_id, o.day_n, 1, true, 0, 0, 0, o.opened_at,
+           case when o.day_n between 1 and s.regular_days then array[o.opened_at] end, null::timestamptz[],
            o.opened_at
-    from raw_opens o
-    join scope_installs si on si.app_id = o.app_id and si.user_id = o.user_id
+    from (
+        select o.app_id, o.user_id, o.opened_at,
+               cohort_day_number(o.opened_at, si.installed_at, si.cohort_date, s.time_zone, s.day_rule) as day_n
+        from raw_opens o
+        join scope_installs si on si.app_id = o.app_id and si.user_id = o.user_id
+        cross join settings s
+        where o.file_id between (select min(file_id) from compute_window)
+                  and (select max(file_id) from compute_window)
+          and o.file_id in (select file_id from compute_window)
+          and o.opened_at >= si.installed_at
+    ) o
     cross join settings s
-    cross join lateral (select cohort_day_number(o.opened_at, si.installed_at, si.cohort_date, s.time_zone,
-                                                 s.day_rule) as day_n) x
-    where o.file_id between (select min(file_id) from compute_window)
-              and (select max(file_id) from compute_window)
-      and o.file_id in (select file_id from compute_window)
-      and o.opened_at >= si.installed_at
     union all
     select r.app_id, r.user_id, r.day, 0, true, 0, 0, 0, null, null, null, r.reported_at
     from raw_retention r
@@ -84,7 +89,7 @@ with settings as (
       and v.sent_at >= si.installed_at
 )
 insert into delta_new_days
-select e.app_id, e.user_id, e.day_n, sum(e.opens), bool_or(e.active), sum(e.revenue_usd), sum(e.purchases),
+select e.app_id, e.user_id, e.day_n, sum(e.opens), bool_or(e.active), sum(e.revenue_usd)::numeric(20,6), sum(e.purchases),
        sum(e.invites), min(e.first_open_at), array_cat_agg(e.regular_open_times), array_cat_agg(e.purchase_times),
        max(e.last_event_at)
 from events e

@@ -3,6 +3,8 @@
 -- times the revenue share, purchases, invites sent, and the event times later steps need.
 -- Events before the install moment are ignored.
 -- Grain: one row per (app_id, user_id, day_n). Reads: scope_installs, raw_opens, raw_retention,
+-- Revenue is cast to the column's numeric(20,6) in the select: Citus writes the rows of an insert
+-- from distributed tables without the column's rounding.
 -- raw_purchases, raw_invites, currency_rates, compute_settings.
 truncate scope_user_days;
 
@@ -51,7 +53,7 @@ insert into scope_user_days
 select e.app_id, e.user_id, e.day_n,
        sum(e.opens),
        bool_or(e.active),
-       sum(e.revenue_usd),
+       sum(e.revenue_usd)::numeric(20,6),
        sum(e.purchases),
        sum(e.invites),
        min(e.open_at),

@@ -8,14 +8,18 @@
 -- rescanned users' rows after this).
 -- Grain: fct_friction_episodes and int_friction_hits rows updated. Reads: friction_window,
 -- raw_installs.
-with installers as (
+with window_installers as materialized (
     select distinct i.app_id, i.user_id
     from raw_installs i
     where i.file_id between (select min(file_id) from friction_window) and (select max(file_id) from friction_window)
       and i.file_id in (select file_id from friction_window)
-      and exists (select 1 from int_friction_hits h where h.app_id = i.app_id and h.user_id = i.user_id)
-),
-first_platforms as (
+), installers as (
+    -- joined to the hits by user (a correlated "exists" into the distributed hits from
+    -- raw_installs, on the coordinator, is refused by Citus)
+    select distinct w.app_id, w.user_id
+    from window_installers w
+    join int_friction_hits h on h.app_id = w.app_id and h.user_id = w.user_id
+), first_platforms as materialized (
     select n.app_id, n.user_id, f.platform
     from installers n
     cross join lateral (

@@ -22,14 +22,19 @@ with settings as (
     from int_cohort_rollup r
     join mature_cutoff m on m.app_id = r.app_id and r.cohort_date <= m.last_cohort_date
     group by grouping sets ((r.app_id, r.network), (r.app_id))
-), invitees as (
-    select f.app_id, coalesce(f.inviter_network, 'all') as network, count(*) as viral_installs,
-           percentile_cont(0.5) within group (
-               order by date_part('epoch', f.installed_at - f.inviter_installed_at) / 3600.0) as cycle_time_hours
+), viral as materialized (
+    -- the viral installs that count, gathered first (on Citus from every shard) and grouped
+    -- after: Citus runs no grouping sets over a distributed table
+    select f.app_id, f.inviter_network,
+           date_part('epoch', f.installed_at - f.inviter_installed_at) / 3600.0 as cycle_hours
     from int_user_facts f
     join mature_cutoff m on m.app_id = f.app_id and f.inviter_cohort_date <= m.last_cohort_date
     where f.counts_for_kfactor
-    group by grouping sets ((f.app_id, f.inviter_network), (f.app_id))
+), invitees as (
+    select app_id, coalesce(inviter_network, 'all') as network, count(*) as viral_installs,
+           percentile_cont(0.5) within group (order by cycle_hours) as cycle_time_hours
+    from viral
+    group by grouping sets ((app_id, inviter_network), (app_id))
 ), spend as (
     select app_id, coalesce(network, 'all') as network, sum(spend_usd) as spend_usd
     from int_spend_day_rollup group by grouping sets ((app_id, network), (app_id))

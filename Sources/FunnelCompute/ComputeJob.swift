@@ -12,11 +12,11 @@ public import PostgresClient
 /// the loaded files it never read (a run stopped between the two), and rebuilds the outcomes
 /// counted under another time zone or day rule; otherwise nothing runs.
 ///
-/// An incremental job without a date range can run the two side by side (`claim`, then
-/// `runMetrics` and `catchUpFriction` on two connections, then `release`; FunnelPipeline's
-/// `ComputeLanes` threads them): friction reads only raw rows and writes only its own tables, and
-/// which files it has read is its own ledger (`friction_files`), so it needs nothing from the
-/// metrics.
+/// A job without a date range can run the two side by side (`claim`, then `runMetrics` and
+/// `catchUpFriction` on two connections, then `release`; FunnelPipeline's `ComputeLanes` threads
+/// them): friction reads only raw rows and writes only its own tables, and which files it has read
+/// is its own ledger (`friction_files`), so it needs nothing from the metrics. A full job's
+/// friction rebuilds everything, as the metrics do; an incremental job's reads what it never read.
 ///
 /// The configuration reaches both by one route: the job writes `ComputeSettings` (holding the
 /// compute lock) in a transaction of its own before either starts, and each records what it
@@ -54,10 +54,10 @@ public struct ComputeJob: Sendable {
         try runInTurn(connection, options: options)
     }
 
-    /// Whether a job with `options` can run its lanes side by side: an incremental job without a
-    /// date range (a full or ranged one needs the metrics' look at what changed first).
+    /// Whether a job with `options` can run its lanes side by side: a job without a date range,
+    /// full or incremental (a ranged one needs the metrics' look at what changed first).
     public static func runsLanesSideBySide(_ options: ComputeOptions) -> Bool {
-        !options.full && options.from == nil && options.to == nil
+        options.from == nil && options.to == nil
     }
 
     /// The first part of a job whose lanes run side by side: takes the compute lock on
@@ -95,11 +95,12 @@ public struct ComputeJob: Sendable {
             .run(connection, options: metricsOptions)
     }
 
-    /// The friction lane, after `claim`, on its own connection: the files no friction run has read
+    /// The friction lane, after `claim`, on its own connection: with `full`, everything (as
+    /// `--full` rebuilds the metrics); otherwise the files no friction run has read
     /// (`unread_files.sql`), or the impact when the outcomes were counted under another time zone
     /// or day rule; nil when neither.
-    public func catchUpFriction(_ connection: PostgresConnection) throws -> FrictionSummary? {
-        guard let scope = try Self.unreadFrictionScope(connection) else { return nil }
+    public func catchUpFriction(_ connection: PostgresConnection, full: Bool = false) throws -> FrictionSummary? {
+        guard let scope = full ? FrictionScope.everything : try Self.unreadFrictionScope(connection) else { return nil }
         return try connection.withAdvisoryLock(Self.frictionLockKey) {
             try FrictionComputation().run(on: connection, scope: scope, logger: logger)
         }

@@ -3,11 +3,11 @@ public import FunnelCompute
 public import PostgresClient
 
 /// One compute job as the commands run it (`funnel compute`, `funnel run`, `funnel demo`,
-/// `funnel bench daily`). Given settings for a second connection, an incremental job without a
-/// date range runs its two lanes side by side: the metrics on the job's connection, friction on
-/// its own thread and connection (it reads only raw rows and its own ledger, so it needs nothing
-/// from the metrics; on two cores the job then takes about as long as the metrics alone).
-/// Otherwise, and without the second connection, they run in turn (`ComputeJob.run`).
+/// `funnel bench daily`). Given settings for a second connection, a job without a date range
+/// (incremental or `--full`) runs its two lanes side by side: the metrics on the job's connection,
+/// friction on its own thread and connection (it reads only raw rows and its own ledger, so it
+/// needs nothing from the metrics; on two cores the job then takes about as long as the longer
+/// lane). Otherwise, and without the second connection, they run in turn (`ComputeJob.run`).
 ///
 /// The second connection can first do work the metrics need nothing from (`beforeFriction`:
 /// `funnel run` loads the telemetry files there, which only friction reads), so that work too
@@ -36,7 +36,7 @@ public struct ComputeLanes: Sendable {
         // friction reads the configuration in force.
         guard try job.claim(connection, waitForLock: options.waitForLock) else { return nil }
         defer { job.release(connection) }
-        let friction = FrictionLane(job: job, settings: alongside, first: beforeFriction)
+        let friction = FrictionLane(job: job, settings: alongside, full: options.full, first: beforeFriction)
         let compute: ComputeSummary?
         do {
             compute = try job.runMetrics(connection, options: options)
@@ -58,11 +58,11 @@ private final class FrictionLane: @unchecked Sendable {
     private var outcome: Result<FrictionSummary?, any Error> = .success(nil)
     private let done = DispatchSemaphore(value: 0)
 
-    init(job: ComputeJob, settings: ConnectionSettings, first: (@Sendable () throws -> Void)?) {
+    init(job: ComputeJob, settings: ConnectionSettings, full: Bool, first: (@Sendable () throws -> Void)?) {
         let thread = Thread { [self] in
             outcome = Result {
                 try first?()
-                return try job.catchUpFriction(try settings.connect(logger: job.logger))
+                return try job.catchUpFriction(try settings.connect(logger: job.logger), full: full)
             }
             done.signal()
         }

@@ -16,7 +16,8 @@ struct ComputeCommand: ParsableCommand {
         history), the cohort days where new installs land are rebuilt, and so is the onboarding \
         friction of the telemetry sessions from the new files' days on (on a second connection, \
         beside the metrics). \
-        --full rebuilds everything; --from/--to limit either to a range of cohort dates. A \
+        --full rebuilds everything, friction too (beside the metrics as well); --from/--to \
+        limit either to a range of cohort dates (friction then runs after the metrics). A \
         changed configuration forces a full rebuild, with a warning naming the settings that \
         changed and what the rebuild redoes. Only one compute runs at a time: a second one \
         exits with status 75 saying another compute runs (or waits, with --wait).

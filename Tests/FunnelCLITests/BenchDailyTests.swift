@@ -55,6 +55,13 @@ struct BenchDailyTests {
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let out = outcome.stdout
         #expect(out.contains("load 10 rows 1.50 s + queries 2.50 s = 4.00 s"), "\(out)")
+        // The history's full compute (friction beside the metrics) set against DuckDB's queries.
+        let full = try #require(out.firstMatch(of: /compute --full: +([0-9.]+) s +\(full, .*metrics [0-9.]+ s beside friction [0-9.]+ s; [0-9.]+ s of processor time/),
+                                "the history's full compute with its processor time in:\n\(out)")
+        let ratio = try #require(out.firstMatch(of: /full compute of the history ([0-9.]+) s vs DuckDB's queries from scratch 2.50 s = ([0-9.]+)x/),
+                                 "\(out)")
+        #expect(ratio.1 == full.1, "the same full compute in both lines")
+        #expect(abs((Double(ratio.2) ?? 0) - (Double(ratio.1) ?? 0) / 2.5) <= 0.01, "the ratio is funnel's time over DuckDB's queries")
         #expect(out.contains("DuckDB's queries: metrics 1.00 s, onboarding friction 1.50 s; without friction DuckDB takes 2.50 s"),
                 "\(out)")
         let differing = try #require(out.firstMatch(of: /warning: funnel and DuckDB differ on: (.*)/), "\(out)")

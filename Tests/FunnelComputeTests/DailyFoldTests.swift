@@ -89,6 +89,43 @@ struct DailyFoldTests {
         }
     }
 
+    @Test("compute --full with friction beside the metrics equals the two in turn, and keeps the reached screens' key")
+    func fullRebuildSideBySideEqualsInTurn() throws {
+        let generated = try FrictionFixtures.generate(users: 1200, seed: 5)
+        defer { try? FileManager.default.removeItem(at: generated.directory) }
+        let settings = try TestCluster.freshDatabase(migrated: true)
+        let connection = try settings.connect()
+        try GeneratedDataLoader.load(directory: generated.directory.path, settings: settings)
+        let job = ComputeJob(configuration: FunnelConfiguration())
+        let tables = LoadedFilesIncrementalTests.marts + Self.frictionTables
+        let key = """
+            select pg_get_constraintdef(oid) from pg_constraint
+            where conrelid = 'int_friction_reached'::regclass and contype = 'p'
+            """
+
+        let inTurn = try #require(try job.run(connection, options: ComputeOptions(full: true)))
+        #expect(inTurn.compute.mode == "full")
+        var expected: [String: [String]] = [:]
+        for table in tables {
+            expected[table] = try ComputeFixture.snapshot(connection, table)
+        }
+        #expect(expected["int_user_facts"]?.isEmpty == false && expected["int_friction_reached"]?.isEmpty == false,
+                "the compared tables have rows")
+
+        // A second full rebuild, side by side this time: over every derived table already filled.
+        let sideBySide = try #require(try ComputeLanes(job: job).run(connection, options: ComputeOptions(full: true), alongside: settings))
+        #expect(sideBySide.compute.mode == "full")
+        let friction = try #require(sideBySide.friction, "a full job rebuilds friction on the second connection")
+        #expect(friction.sessionsScanned == inTurn.friction?.sessionsScanned && friction.sessionsScanned > 0)
+        #expect(sideBySide.compute.failedChecks.isEmpty)
+        for table in tables {
+            #expect(try ComputeFixture.snapshot(connection, table) == expected[table], "\(table) differs from the full rebuild in turn")
+        }
+        // The rebuild fills the reached screens without their key and builds it again afterwards.
+        #expect(try connection.query(key).scalar(String.self) == "PRIMARY KEY (app_id, user_id, screen)")
+        #expect(try ComputeLedger(connection).computedUnder(lane: .friction)?.fingerprint == FunnelConfiguration().fingerprint)
+    }
+
     @Test("a friction run stopped after compute is caught up by the next compute, even with nothing new")
     func frictionCatchesUpWithUnreadFiles() throws {
         let generated = try FrictionFixtures.generate(users: 400, seed: 3)

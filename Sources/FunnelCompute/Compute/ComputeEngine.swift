@@ -156,6 +156,9 @@ public struct ComputeEngine: Sendable {
         return .impactOnly
     }
 
+    /// The run's `work_mem` (`tuneSession`).
+    private static let workMem = "256MB"
+
     /// Session settings for the run's big set-based statements: hash aggregates and joins in
     /// memory instead of spilling to disk. `set local` ends with the transaction.
     private func tuneSession(_ connection: PostgresConnection) throws {
@@ -165,7 +168,7 @@ public struct ComputeEngine: Sendable {
         // ("placements that were modified over multiple connections"). On plain PostgreSQL the
         // setting is an unused placeholder.
         try connection.execute("set local citus.max_adaptive_executor_pool_size = 1")
-        try connection.execute("set local work_mem = '256MB'")
+        try connection.execute("set local work_mem = '\(Self.workMem)'")
         try connection.execute("set local hash_mem_multiplier = 2")
     }
 
@@ -209,7 +212,9 @@ public struct ComputeEngine: Sendable {
 
     /// Facts and rollups of the scope's cohort days; returns the number of users rebuilt.
     private func rebuild(_ connection: PostgresConnection, wholeHistory: Bool) throws -> Int {
-        try timed("int_scope_installs") { try connection.execute(SQLCatalog.text("intermediate/metrics/scope_installs.sql")) }
+        // The whole history: every install's user, the facts just emptied (the same rows, in one scan).
+        let installs = wholeHistory ? "intermediate/metrics/scope_installs.full.sql" : "intermediate/metrics/scope_installs.sql"
+        try timed("int_scope_installs") { try connection.execute(SQLCatalog.text(installs)) }
         for _ in 0..<3 {
             let added = try connection.query(SQLCatalog.text("intermediate/metrics/scope.expand.sql")).count
             guard added > 0 else { break }
@@ -217,7 +222,11 @@ public struct ComputeEngine: Sendable {
             try connection.execute(SQLCatalog.text("intermediate/metrics/scope_installs.sql"))
         }
         let users = try connection.query("select count(*) from scope_installs").scalar(Int.self)
+        // Every user's days of the whole history are sorted by user and day to be summed: in memory
+        // with 1 GB (4.2M event rows at 300k users) instead of merged on disk (19.7 -> 14.7 s).
+        if wholeHistory { try connection.execute("set local work_mem = '1GB'") }
         try timed("int_scope_user_days") { try connection.execute(SQLCatalog.text("intermediate/metrics/scope_user_days.sql")) }
+        if wholeHistory { try connection.execute("set local work_mem = '\(Self.workMem)'") }
         try timed("user_activity") { try sumActivity(connection, of: .allDays) }
         for step in ["scope_user_state", "scope_onboarding", "int_user_facts"] {
             try timed(step) { try connection.execute(SQLCatalog.text("intermediate/metrics/\(step).sql")) }

@@ -15,6 +15,7 @@ extension FrictionComputation {
             try connection.execute("analyze \(try connection.quoteIdentifier(try partition.decode(String.self, at: 0)))")
         }
         try connection.query(SQLCatalog.text("intermediate/friction/int_friction_reached.sql"), [rebuild])
+        if rebuild { try connection.execute(SQLCatalog.text("intermediate/friction/int_friction_reached.key.sql")) }
         // The ends of the apps' last days with an open first: the incremental outcomes read them.
         try connection.query(SQLCatalog.text("intermediate/friction/int_friction_apps.sql"), [rebuild, timeZone])
         if rebuild {

@@ -133,6 +133,13 @@ public struct FrictionComputation: Sendable {
             // As in compute: compiling a statement (the outcomes' fold compiled about 200
             // functions) cost more than it saved, on a day's rows and on a rebuild alike.
             try connection.execute("set local jit = off")
+            if scope.rebuildsEverything {
+                // As the metrics' rebuild does: every user's outcomes joined with every open and
+                // install hash in memory instead of sorting to disk for merge joins (the outcomes
+                // took 34 s at 300k users with the server's 64 MB).
+                try connection.execute("set local work_mem = '256MB'")
+                try connection.execute("set local hash_mem_multiplier = 2")
+            }
             var summary = FrictionSummary()
             try connection.execute(SQLCatalog.text("intermediate/friction/work_tables.sql"))
             // The sessions to rescan are chosen first: the new files' sessions are those of the

@@ -1,5 +1,5 @@
 -- int_friction_outcomes: computes from the raw rows the outcome of every user in int_friction_reached
--- (a rebuild: fold_reset emptied the tables and fold_reached refilled them from every raw row).
+-- (a rebuild: the friction reset emptied the tables and int_friction_reached refilled them from every raw row).
 -- Outcome: onboarding completed (an `onboarding_complete` step at any time), the bounds of day 1
 -- after the first install (cohort_day_start in the reporting time zone $1 under the day rule $2),
 -- and whether an open fell within them. int_friction_outcomes.fold.sql does the same for the few users of an

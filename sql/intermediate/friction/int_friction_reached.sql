@@ -5,7 +5,9 @@
 -- Grain: int_friction_reached one row per (app_id, screen, user_id); int_friction_screens one
 -- row per (app_id, screen); friction_new_reached the rows added. Reads: friction_window, raw_ux,
 -- raw_steps. Window rows are found between the lowest and highest file_id of the window (index
--- on file_id).
+-- on file_id). A rebuild fills the table without its key (bookkeeping/friction/reset.sql drops it,
+-- int_friction_reached.key.sql builds it again): the rows are distinct, and their conflict checks and key
+-- inserts took most of the statement's time (1.4M rows at 300k users).
 with ux as (
     select distinct u.app_id, u.screen, u.user_id
     from raw_ux u

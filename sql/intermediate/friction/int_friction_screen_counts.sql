@@ -1,5 +1,5 @@
 -- int_friction_screen_counts: counts every reached screen by its user's outcome class after a rebuild of
--- the friction tables (fold_reset emptied them; the folds refilled them from every raw row), and
+-- the friction tables (the friction reset emptied them; the folds refilled them from every raw row), and
 -- records each outcome's class as counted. int_friction_screen_counts.fold.sql keeps both from then on.
 -- Grain: int_friction_screen_counts one row per (app_id, screen, class);
 -- int_friction_outcomes.counted_class. Reads: int_friction_outcomes, int_friction_apps,

@@ -1,5 +1,5 @@
 import Foundation
-public import FunnelCore
+import FunnelCore
 
 extension FunnelQueryResult {
     /// The definition in one line: steps, order, window, exclusions, step math, breakdown.

@@ -59,8 +59,8 @@ final class LoaderFixture {
         process.environment = environment
         let out = scratch.directory.appendingPathComponent("stdout-\(UUID().uuidString.prefix(6))")
         let err = scratch.directory.appendingPathComponent("stderr-\(UUID().uuidString.prefix(6))")
-        FileManager.default.createFile(atPath: out.path, contents: nil)
-        FileManager.default.createFile(atPath: err.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: out)
         process.standardError = try FileHandle(forWritingTo: err)
         outputs[ObjectIdentifier(process)] = (out, err)

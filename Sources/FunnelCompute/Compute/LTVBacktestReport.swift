@@ -1,4 +1,4 @@
-public import FunnelCore
+import FunnelCore
 public import PostgresClient
 
 /// `funnel backtest ltv`: every projection method's LTV at a horizon, projected from the history as

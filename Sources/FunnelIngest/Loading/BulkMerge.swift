@@ -1,8 +1,8 @@
 import Foundation
-public import FunnelCore
+import FunnelCore
 import FunnelSQL
 import Logging
-public import PostgresClient
+import PostgresClient
 
 /// Which merge a file's rows of one kind take into the raw tables.
 public enum MergePath: String, Sendable, CaseIterable {

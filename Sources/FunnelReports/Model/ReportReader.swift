@@ -1,5 +1,5 @@
 import Foundation
-public import FunnelCore
+import FunnelCore
 import FunnelSQL
 public import PostgresClient
 

@@ -101,7 +101,12 @@ public struct ComputeJob: Sendable {
     /// or day rule; nil when neither.
     public func catchUpFriction(_ connection: PostgresConnection, full: Bool = false) throws -> FrictionSummary? {
         guard let scope = full ? FrictionScope.everything : try Self.unreadFrictionScope(connection) else { return nil }
-        return try connection.withAdvisoryLock(Self.frictionLockKey) {
+        return try runFriction(connection, scope: scope)
+    }
+
+    /// Friction over `scope`, under friction's own lock.
+    private func runFriction(_ connection: PostgresConnection, scope: FrictionScope) throws -> FrictionSummary {
+        try connection.withAdvisoryLock(Self.frictionLockKey) {
             try FrictionComputation().run(on: connection, scope: scope, logger: logger)
         }
     }
@@ -115,9 +120,7 @@ public struct ComputeJob: Sendable {
         else { return nil }
         var friction: FrictionSummary?
         if let frictionScope = try compute.frictionScope ?? Self.unreadFrictionScope(connection) {
-            friction = try connection.withAdvisoryLock(Self.frictionLockKey) {
-                try FrictionComputation().run(on: connection, scope: frictionScope, logger: logger)
-            }
+            friction = try runFriction(connection, scope: frictionScope)
         }
         return Result(compute: compute, friction: friction)
     }

@@ -172,8 +172,7 @@ public struct Migrator: Sendable {
     /// Citus holds. On plain PostgreSQL, does nothing and returns nil: the migrations stay the same
     /// on both engines.
     public func distributeOnCitus(_ connection: PostgresConnection) throws -> Int? {
-        let hasCitus = try connection.query("select count(*) from pg_extension where extname = 'citus'").scalar(Int.self) > 0
-        guard hasCitus, migrations == Migration.all else { return nil }
+        guard try connection.hasExtension("citus"), migrations == Migration.all else { return nil }
         try connection.transaction { connection in
             try connection.execute("set local search_path = \(try connection.quoteIdentifier(FunnelSchema.name)), public")
             try connection.execute(SQLCatalog.text("citus/distribute.sql"))

@@ -111,6 +111,11 @@ public final class PostgresConnection {
         return String(cString: quoted)
     }
 
+    /// Whether the extension `name` is installed in the connected database (e.g. `citus`).
+    public func hasExtension(_ name: String) throws -> Bool {
+        try query("select exists (select 1 from pg_extension where extname = $1)", [name]).scalar(Bool.self)
+    }
+
     /// Turns a finished `PGresult` into rows or a thrown error, and frees it.
     func consume(_ result: OpaquePointer?, query: String) throws -> PostgresResult {
         guard let result else {

@@ -35,7 +35,7 @@ public enum ScratchDatabase {
     /// workers registered, so `funnel migrate` distributes its tables. Returns the workers'
     /// conninfos for `dropOnWorkers`; empty on plain PostgreSQL.
     public static func extendCitus(_ admin: PostgresConnection, scratch: ConnectionSettings, name: String) throws -> [String] {
-        guard try admin.query("select count(*) from pg_extension where extname = 'citus'").scalar(Int.self) > 0 else { return [] }
+        guard try admin.hasExtension("citus") else { return [] }
         let user = try admin.query("select current_user::text").scalar(String.self)
         let nodes = try admin.query("select nodename, nodeport, groupid from pg_dist_node where isactive order by groupid")
             .map { (try $0.decode(String.self, at: 0), try $0.decode(Int.self, at: 1), try $0.decode(Int.self, at: 2)) }

@@ -156,7 +156,7 @@ public struct ComputeEngine: Sendable {
         return .impactOnly
     }
 
-    /// The run's `work_mem` (`tuneSession`).
+    /// The run's `work_mem` (`hashInMemory`).
     private static let workMem = "256MB"
 
     /// Session settings for the run's big set-based statements: hash aggregates and joins in
@@ -168,7 +168,13 @@ public struct ComputeEngine: Sendable {
         // ("placements that were modified over multiple connections"). On plain PostgreSQL the
         // setting is an unused placeholder.
         try connection.execute("set local citus.max_adaptive_executor_pool_size = 1")
-        try connection.execute("set local work_mem = '\(Self.workMem)'")
+        try Self.hashInMemory(connection)
+    }
+
+    /// Hash aggregates and joins in memory (`workMem`, twice that for hashes) instead of spilling
+    /// to disk, for the rest of the transaction: the metrics' run, and friction's rebuild.
+    static func hashInMemory(_ connection: PostgresConnection) throws {
+        try connection.execute("set local work_mem = '\(workMem)'")
         try connection.execute("set local hash_mem_multiplier = 2")
     }
 
@@ -236,11 +242,9 @@ public struct ComputeEngine: Sendable {
         // On Citus the facts are sharded: the coordinator's table is empty (its statistics say
         // nothing), each worker analyzes its own shards, and Citus refuses an ANALYZE (a DDL to it)
         // of shards this transaction has already read over several connections.
-        let (rows, sharded) = try connection.query("""
-            select c.reltuples, exists (select 1 from pg_extension where extname = 'citus')
-            from pg_class c where c.oid = 'int_user_facts'::regclass
-            """).map { (try $0.decode(Double.self, at: 0), try $0.decode(Bool.self, at: 1)) }[0]
-        if !sharded && (rows < 0 || Double(users) * 5 > rows) {
+        let rows = try connection.query("select reltuples from pg_class where oid = 'int_user_facts'::regclass")
+            .scalar(Double.self)
+        if try !connection.hasExtension("citus") && (rows < 0 || Double(users) * 5 > rows) {
             try timed("analyze int_user_facts") { try connection.execute("analyze int_user_facts") }
         }
         try timed("int_user_facts_inviters") {

@@ -137,8 +137,7 @@ public struct FrictionComputation: Sendable {
                 // As the metrics' rebuild does: every user's outcomes joined with every open and
                 // install hash in memory instead of sorting to disk for merge joins (the outcomes
                 // took 34 s at 300k users with the server's 64 MB).
-                try connection.execute("set local work_mem = '256MB'")
-                try connection.execute("set local hash_mem_multiplier = 2")
+                try ComputeEngine.hashInMemory(connection)
             }
             var summary = FrictionSummary()
             try connection.execute(SQLCatalog.text("intermediate/friction/work_tables.sql"))

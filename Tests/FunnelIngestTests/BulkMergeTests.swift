@@ -109,8 +109,11 @@ struct BulkMergeTests {
         #expect(try db.count("select count(*) from pg_constraint where conname = 'raw_opens_keys_pkey'") == 1)
     }
 
-    @Test("two COPY streams (split staging): each event's first copy in the file across the streams' batches, stored keys skipped, rejects with line, no staging table left")
-    func splitStaging() throws {
+    /// Run with the reader noting the possibly repeated keys (the merge groups those only) and
+    /// with a limit of 0 bytes, where the reader gives up and the merge groups every key.
+    @Test("two COPY streams (split staging): each event's first copy in the file across the streams' batches, stored keys skipped, rejects with line, no staging table left",
+          arguments: [8 << 20, 0])
+    func splitStaging(maximumSuspectBytes: Int) throws {
         let db = try LoaderFixture()
         let first = try db.file("opens-first.csv", """
             event_id,app_id,user_id,opened_at,session_seconds
@@ -142,6 +145,7 @@ struct BulkMergeTests {
         let loader = try FileLoader(connection: db.connection, workerID: "split-test", leaseSeconds: 60)
         loader.batchRows = 1
         loader.splitCopyBytes = 0
+        loader.maximumSuspectBytes = maximumSuspectBytes
         let settings = db.settings
         loader.connectSecondStream = { try settings.connect(logger: LoaderFixture.quietLogger) }
         let counts = try loader.load(claimed)

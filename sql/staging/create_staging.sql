@@ -1,7 +1,7 @@
 -- create_staging: the session's staging tables, one per input kind, plus the rejects of the file
 -- being loaded.
 -- Grain: one row per valid input row of the file in hand (stage_<kind>), per rejected row
--- (stage_rejects). Inputs: none.
+-- (stage_rejects), per row that may repeat an earlier row's key (stage_suspects). Inputs: none.
 --
 -- Session temporary tables rather than unlogged tables keyed by file_id: they are private to the
 -- worker's connection (no locking or catalog churn between workers), never WAL-logged, without
@@ -49,6 +49,11 @@ create temp table if not exists stage_events (
 
 create temp table if not exists stage_rejects (
     line bigint, kind text, raw text, reason text);
+
+-- The keys of the rows that may repeat an earlier row of the file (RepeatedKeyFilter): every
+-- later copy of an event is among them, with a few keys seen once.
+create temp table if not exists stage_suspects (
+    kind text, event_id text, app_id text);
 
 -- The merges through a key table need only the staged key's row and distinct counts, which a
 -- sample of 3,000 rows gives as well as the default 30,000 (a 90-day bench day's staged files:

@@ -53,6 +53,9 @@ enum BulkMerge {
         var table: String
         /// The column whose lowest value marks an event's first copy in the file.
         var fileOrder: String
+        /// Whether `stage_suspects` holds every staged key of the kind that may repeat an
+        /// earlier one (``RepeatedKeyFilter``), so duplicates are looked for among those only.
+        var suspectsNoted = false
     }
 
     /// Merges the staged rows of `kind` (not ad spend) into its raw table; returns the rows stored.
@@ -88,7 +91,11 @@ enum BulkMerge {
         try connection.execute("lock table \(rawTable) in share update exclusive mode")
         let newMonths = try missingMonths(connection, kind: kind, months: months)
         try connection.execute("drop table if exists bulk_duplicates")
-        try connection.execute(fill("bulk_duplicates.sql"))
+        if staging.suspectsNoted {
+            try connection.query(fill("bulk_duplicates.suspects.sql"), [kind.rawValue])
+        } else {
+            try connection.execute(fill("bulk_duplicates.sql"))
+        }
         lap("duplicates")
         try connection.execute(fill("bulk_load_table.sql"))
         for month in newMonths {

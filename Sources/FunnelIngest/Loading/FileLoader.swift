@@ -29,6 +29,9 @@ public final class FileLoader {
     /// streams at once and takes the bulk merge (``SplitStaging``), when ``connectSecondStream``
     /// is set and ``mergePath`` is not daily. 0: every such file.
     public var splitCopyBytes: Int64 = 64 << 20
+    /// The most COPY text of possibly repeated keys (``RepeatedKeyFilter``) a file may note; past
+    /// it, the bulk merge groups every staged key to find the duplicates.
+    public var maximumSuspectBytes = 8 << 20
     /// Opens the second connection of a split staging (kept for the next large file).
     public var connectSecondStream: (@Sendable () throws -> PostgresConnection)?
     private var secondConnection: PostgresConnection?
@@ -37,7 +40,7 @@ public final class FileLoader {
     /// it, and only these are emptied before the next file (truncating all nine for every file took
     /// 9 ms a file). Fixed names, never from input; all of them at first, as the session's tables
     /// may hold the rows of an earlier loader on the same connection.
-    private var filledStaging: Set<String> = Set(EventKind.allCases.map(FileLoader.stagingTable) + ["stage_rejects"])
+    private var filledStaging: Set<String> = Set(EventKind.allCases.map(FileLoader.stagingTable) + ["stage_rejects", "stage_suspects"])
 
     /// Prepares `connection` (creates its staging tables) for loading files claimed by
     /// `workerID` under leases of `leaseSeconds`.
@@ -102,8 +105,9 @@ public final class FileLoader {
                 try connection.query("select pg_advisory_xact_lock($1)", [Self.mergeLock(kind).value])
                 if bulkKinds.contains(kind) {
                     let mergeStarted = clock.now
-                    let staging = split.flatMap { $0.kind == kind ? BulkMerge.Staging(table: $0.table, fileOrder: SplitStaging.fileOrderColumn) : nil }
+                    var staging = split.flatMap { $0.kind == kind ? BulkMerge.Staging(table: $0.table, fileOrder: SplitStaging.fileOrderColumn) : nil }
                         ?? BulkMerge.Staging(table: Self.stagingTable(kind), fileOrder: "ctid")
+                    staging.suspectsNoted = staged.suspectsNoted
                     loaded += try BulkMerge.merge(connection, kind: kind, fileID: file.fileID, months: staged.months[kind] ?? [],
                                                   staging: staging, logger: connection.logger)
                     connection.logger.debug("kind merged", metadata: ["load.kind": "\(kind.rawValue)", "load.path": "bulk",
@@ -235,6 +239,8 @@ public final class FileLoader {
         var counts = FileLoadCounts()
         var rows: [EventKind: Int] = [:]
         var months: [EventKind: Set<Int32>] = [:]
+        /// Whether `stage_suspects` holds every staged key that may repeat an earlier one.
+        var suspectsNoted = false
     }
 
     /// The split staging's kind and table when `file` is staged by two COPY streams: one event
@@ -276,11 +282,22 @@ public final class FileLoader {
         }
         defer { second?.abandon() }
         var splitBatches = 0
+        var repeats: RepeatedKeyFilter?
+        let fileBytes = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.int64Value ?? 0
         var lastRenewal = ContinuousClock.now
         var rejectText: [UInt8] = []
         var bytesReported: Int64 = 0
         while let sink = try pipeline.next() {
             var handOver: (kind: EventKind, firstPlace: Int64)?
+            if mergePath != .daily {
+                if repeats == nil {
+                    repeats = RepeatedKeyFilter(fileBytes: fileBytes, batchBytes: sink.storedBytesConsumed, batchRows: sink.rowsRead,
+                                                maximumSuspectBytes: maximumSuspectBytes)
+                }
+                for kind in sink.kinds where kind.isEvent {
+                    sink.withCopyData(for: kind) { repeats!.add(kind: kind, lines: $0) }
+                }
+            }
             for kind in sink.kinds {
                 let firstPlace = Int64(staged.rows[kind, default: 0])
                 staged.rows[kind, default: 0] += sink.rowCount(for: kind)
@@ -326,6 +343,14 @@ public final class FileLoader {
             }
         }
         try second?.finish()
+        if let repeats, repeats.isComplete {
+            if repeats.suspectCount > 0 {
+                filledStaging.insert("stage_suspects")
+                try connection.copyIn("copy stage_suspects from stdin") { writer in try writer.write(repeats.suspects) }
+                try connection.execute("analyze stage_suspects")
+            }
+            staged.suspectsNoted = true
+        }
         guard staged.counts.lines.recordLines == Int64(staged.counts.rowsRead) else {
             throw FileRefusal.unaccountedLines(
                 path: file.path, lines: staged.counts.lines.lines,

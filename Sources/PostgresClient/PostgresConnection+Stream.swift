@@ -40,6 +40,29 @@ public struct PostgresBinaryBatch {
         int64(row, column) &+ 946_684_800_000_000
     }
 
+    /// A `double precision` value (8 bytes, big-endian IEEE 754); 0 for NULL.
+    @inline(__always)
+    public func float64(_ row: Int, _ column: Int) -> Double {
+        let value = bytes(row, column)
+        guard value.count == 8 else { return 0 }
+        return Double(bitPattern: UInt64(bigEndian: value.loadUnaligned(as: UInt64.self)))
+    }
+
+    /// A `real` value (4 bytes, big-endian IEEE 754); 0 for NULL.
+    @inline(__always)
+    public func float32(_ row: Int, _ column: Int) -> Float {
+        let value = bytes(row, column)
+        guard value.count == 4 else { return 0 }
+        return Float(bitPattern: UInt32(bigEndian: value.loadUnaligned(as: UInt32.self)))
+    }
+
+    /// A `boolean` value; false for NULL.
+    @inline(__always)
+    public func bool(_ row: Int, _ column: Int) -> Bool {
+        let value = bytes(row, column)
+        return value.count == 1 && value[0] != 0
+    }
+
     /// A `text` value; nil for NULL.
     public func string(_ row: Int, _ column: Int) -> String? {
         isNull(row, column) ? nil : String(decoding: bytes(row, column), as: UTF8.self)

@@ -171,7 +171,7 @@ public struct FrictionComputation: Sendable {
             if scope.rescansSessions {
                 let episodeStart = Date()
                 try connection.query(SQLCatalog.text("marts/friction/fct_friction_episodes.delete_scope.sql"))
-                try rebuildEpisodes(on: connection, summary: &summary)
+                try rebuildEpisodes(on: connection, wholeHistory: scope.rebuildsEverything, summary: &summary)
                 if !rebuildsOutcomes {
                     try connection.execute(SQLCatalog.text("marts/friction/fct_friction_episodes.platforms.sql"))
                 }

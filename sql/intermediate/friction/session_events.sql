@@ -1,11 +1,11 @@
--- session_events: a cursor over every `ux` event of the scope's sessions, ordered so each
--- session's events arrive together and in time order (the detectors stream them, one session in
--- memory at a time). Time is seconds since the epoch. Keyboard will_* notifications are left out
+-- session_events: every `ux` event of the scope's sessions, ordered so each session's events
+-- arrive together and in time order (read through a cursor in binary; the detectors stream them,
+-- one session in memory at a time). Time is seconds since the epoch. Keyboard will_* notifications are left out
 -- here: they are intentions (their frames may be zero) and the detectors ignore them, and they
 -- are over a third of all telemetry.
 -- Grain: one row per ux event. Reads: friction_scope_sessions, raw_ux (through raw_ux_by_session,
--- migration 0041, when the scope holds a few days of sessions).
-declare friction_session_events no scroll cursor for
+-- migration 0041: probed for a few days of sessions, read in its order and merge-joined with the
+-- scope for a whole-history rebuild, FrictionComputation.rebuildEpisodes).
 select u.app_id, u.user_id, u.session_id, s.platform,
        extract(epoch from u.occurred_at)::float8 as occurred_epoch,
        u.screen, u.type, u.phase, u.orientation,
@@ -18,4 +18,4 @@ select u.app_id, u.user_id, u.session_id, s.platform,
 from friction_scope_sessions s
 join raw_ux u on u.app_id = s.app_id and u.user_id = s.user_id and u.session_id = s.session_id
 where u.type <> 'keyboard' or u.phase is null or u.phase not in ('will_show', 'will_hide', 'will_change_frame')
-order by u.app_id, u.user_id, u.session_id, u.occurred_at, u.event_id;
+order by u.app_id, u.user_id, u.session_id, u.occurred_at, u.event_id

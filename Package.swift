@@ -17,6 +17,7 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CMalloc"),
 
         .target(name: "FunnelCalendar"),
         .target(name: "PostgresClient", dependencies: [
@@ -28,7 +29,7 @@ let package = Package(
         .plugin(name: "EmbedSQL", capability: .buildTool(), dependencies: ["EmbedSQLTool"]),
         .target(name: "FunnelSQL", plugins: ["EmbedSQL"]),
         .target(name: "FunnelIngest", dependencies: [
-            "FunnelCore", "FunnelCalendar", "FunnelSQL", "PostgresClient", "CZlib",
+            "FunnelCore", "FunnelCalendar", "FunnelSQL", "PostgresClient", "CZlib", "CMalloc",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),

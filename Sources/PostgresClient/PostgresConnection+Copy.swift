@@ -23,10 +23,16 @@ public struct CopyInWriter: ~Copyable {
         if buffer.count >= chunkSize { try flush() }
     }
 
-    /// Appends bytes from raw memory.
+    /// Appends bytes from raw memory, a chunk at a time: a batch of many megabytes is sent in
+    /// pieces of `chunkSize`, so neither this buffer nor libpq's grows to the batch's size.
     public mutating func write(_ bytes: UnsafeRawBufferPointer) throws {
-        buffer.append(contentsOf: bytes)
-        if buffer.count >= chunkSize { try flush() }
+        var offset = 0
+        while offset < bytes.count {
+            let take = min(bytes.count - offset, max(chunkSize - buffer.count, 1))
+            buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + take)]))
+            offset += take
+            if buffer.count >= chunkSize { try flush() }
+        }
     }
 
     /// Appends the UTF-8 bytes of a string.

@@ -2,7 +2,7 @@ import Foundation
 import FunnelBench
 import FunnelCore
 import FunnelGenerate
-import FunnelIngest
+@testable import FunnelIngest
 import IngestFixtures
 import PostgresClient
 import Testing
@@ -109,11 +109,22 @@ struct BulkMergeTests {
         #expect(try db.count("select count(*) from pg_constraint where conname = 'raw_opens_keys_pkey'") == 1)
     }
 
-    /// Run with the reader noting the possibly repeated keys (the merge groups those only) and
-    /// with a limit of 0 bytes, where the reader gives up and the merge groups every key.
-    @Test("two COPY streams (split staging): each event's first copy in the file across the streams' batches, stored keys skipped, rejects with line, no staging table left",
-          arguments: [8 << 20, 0])
-    func splitStaging(maximumSuspectBytes: Int) throws {
+    /// One loading way of the test below: two COPY streams or the session's staging, the
+    /// repeated-key filter sized from the file or of one bit (every row after the first a
+    /// suspect, so events whose first copy is a suspect too), and the most suspects' text the reader keeps for the
+    /// staging's merge (0: it gives up and the merge groups every staged key).
+    struct LoadingWay: Sendable, CustomTestStringConvertible {
+        var split: Bool
+        var filterBits: Int?
+        var maximumSuspectBytes = 8 << 20
+        var testDescription: String { "split \(split), filter \(filterBits.map { "\($0) bits" } ?? "sized"), suspects up to \(maximumSuspectBytes) bytes" }
+    }
+
+    @Test("two COPY streams or one: each event's first copy in the file across the batches, stored keys skipped, rejects with line, no load table left",
+          arguments: [LoadingWay(split: true, filterBits: nil), LoadingWay(split: true, filterBits: 1),
+                      LoadingWay(split: false, filterBits: nil), LoadingWay(split: false, filterBits: 1),
+                      LoadingWay(split: false, filterBits: nil, maximumSuspectBytes: 0)])
+    func splitStaging(way: LoadingWay) throws {
         let db = try LoaderFixture()
         let first = try db.file("opens-first.csv", """
             event_id,app_id,user_id,opened_at,session_seconds
@@ -144,8 +155,10 @@ struct BulkMergeTests {
         let claimed = try #require(try queue.claim(workerID: "split-test", leaseSeconds: 60))
         let loader = try FileLoader(connection: db.connection, workerID: "split-test", leaseSeconds: 60)
         loader.batchRows = 1
-        loader.splitCopyBytes = 0
-        loader.maximumSuspectBytes = maximumSuspectBytes
+        loader.splitCopyBytes = way.split ? 0 : 1 << 40
+        loader.mergePath = .bulk
+        loader.repeatedKeyFilterBits = way.filterBits
+        loader.maximumSuspectBytes = way.maximumSuspectBytes
         let settings = db.settings
         loader.connectSecondStream = { try settings.connect(logger: LoaderFixture.quietLogger) }
         let counts = try loader.load(claimed)

@@ -48,6 +48,26 @@ struct RepeatedKeyFilterTests {
         #expect(filter.suspectCount - before == 1_000)
     }
 
+    @Test("separating a batch in place: the rows with a new key stay in order, the suspects leave with their place in the file")
+    func separateInPlace() {
+        var filter = RepeatedKeyFilter(bits: 1 << 16)
+        var first = lines([("e1", "app"), ("e2", "app")])
+        var suspects: [UInt8] = []
+        #expect(filter.separate(kind: .opens, buffer: &first, firstPlace: 0, suspects: &suspects) == 2)
+        #expect(first == lines([("e1", "app"), ("e2", "app")]) && suspects.isEmpty)
+        var second = lines([("e2", "app"), ("e3", "app"), ("e1", "app"), ("e4", "app")])
+        #expect(filter.separate(kind: .opens, buffer: &second, firstPlace: 2, suspects: &suspects) == 2)
+        #expect(second == lines([("e3", "app"), ("e4", "app")]))
+        #expect(String(decoding: suspects, as: UTF8.self)
+                == "e2\tapp\tu1\t2024-05-01 00:00:00+00\t10\t2\ne1\tapp\tu1\t2024-05-01 00:00:00+00\t10\t4\n")
+        // One bit: every row after the first is a suspect.
+        var tiny = RepeatedKeyFilter(bits: 1)
+        var batch = lines([("a", "app"), ("b", "app"), ("c", "app")])
+        suspects.removeAll()
+        #expect(tiny.separate(kind: .ux, buffer: &batch, firstPlace: 0, suspects: &suspects) == 1)
+        #expect(batch == lines([("a", "app")]))
+    }
+
     @Test("past its limit of suspects the filter gives up: the merge must then group every key")
     func overflow() {
         var filter = RepeatedKeyFilter(bits: 1 << 16, maximumSuspectBytes: 40)

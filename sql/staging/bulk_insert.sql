@@ -1,7 +1,7 @@
 -- bulk_insert: the bulk merge's one write of a file's new events: every staged row but the later
 -- copies of an event (bulk_duplicates) and the events already stored ({{stored_keys}}: the kind's
 -- key table, or raw_installs), into the load table, whose partitions route each row to its month.
--- Grain: one row per new (app_id, event_id). Inputs: {{stage_table}} and its {{file_order}} (as
+-- Grain: one row per new (app_id, event_id). Inputs: {{stage_table}} (in file order, as
 -- in bulk_duplicates.sql), bulk_duplicates, {{stored_keys}}, $1 = file_id. Writes {{load_table}}.
 -- Returns the rows inserted. The caller holds the kind's merge lock, as for the daily merge
 -- (merge_events.sql, merge_installs.sql).
@@ -11,7 +11,7 @@ with inserted as (
     from {{stage_table}} s
     where not exists (
               select 1 from bulk_duplicates d
-              where d.app_id = s.app_id and d.event_id = s.event_id and d.first_copy <> s.{{file_order}})
+              where d.app_id = s.app_id and d.event_id = s.event_id and d.first_copy <> s.ctid)
       and not exists (
               select 1 from {{stored_keys}} k where k.app_id = s.app_id and k.event_id = s.event_id)
     returning 1

@@ -47,12 +47,9 @@ enum BulkMerge {
         return try missing.rows.map { try byName[$0.decode(String.self, column: "name")]! }.sorted()
     }
 
-    /// Where a kind's rows were staged: the session's staging table, in file order (`ctid`), or a
-    /// split staging's table, whose rows carry their place in the file (``SplitStaging``).
+    /// Where a kind's rows were staged: the session's staging table, in file order (`ctid`).
     struct Staging {
         var table: String
-        /// The column whose lowest value marks an event's first copy in the file.
-        var fileOrder: String
         /// Whether `stage_suspects` holds every staged key of the kind that may repeat an
         /// earlier one (``RepeatedKeyFilter``), so duplicates are looked for among those only.
         var suspectsNoted = false
@@ -79,7 +76,6 @@ enum BulkMerge {
                 .replacingOccurrences(of: "{{key_table}}", with: kind.keyTable ?? rawTable)
                 .replacingOccurrences(of: "{{stored_keys}}", with: kind.keyTable ?? rawTable)
                 .replacingOccurrences(of: "{{stage_table}}", with: staging.table)
-                .replacingOccurrences(of: "{{file_order}}", with: staging.fileOrder)
                 .replacingOccurrences(of: "{{load_table}}", with: loadTable)
                 .replacingOccurrences(of: "{{time_column}}", with: kind.timeField)
                 .replacingOccurrences(of: "{{columns}}", with: columns.joined(separator: ", "))
@@ -125,6 +121,59 @@ enum BulkMerge {
         try connection.execute(fill("bulk_insert_stored_months.sql"))
         try connection.execute("drop table \(loadTable); drop table bulk_duplicates")
         lap("stored months")
+        return loaded
+    }
+
+    /// Merges a split load's rows of its kind (``SplitLoad``): the suspects' first copies added to
+    /// the load table, the events already stored removed from it, the keys recorded, then each
+    /// of its months attached to the raw table when the raw table has no partition for it yet,
+    /// else moved into the raw table through its indexes. `cleanRows` is what the COPY put in the
+    /// load table. Returns the rows stored. The caller holds the transaction open and the kind's
+    /// merge lock, and drops the load table afterwards.
+    static func mergeSplit(_ connection: PostgresConnection, load: SplitLoad, months: Set<Int32>, cleanRows: Int,
+                           logger: Logger) throws -> Int {
+        let kind = load.kind
+        let clock = ContinuousClock()
+        var started = clock.now
+        func lap(_ step: String) {
+            logger.debug("bulk merge step", metadata: ["load.kind": "\(kind.rawValue)", "load.step": "\(step)",
+                                                       "load.seconds": .string((clock.now - started).secondsText)])
+            started = clock.now
+        }
+        let rawTable = kind.rawTable
+        try connection.execute("lock table \(rawTable) in share update exclusive mode")
+        let newMonths = Set(try missingMonths(connection, kind: kind, months: months))
+        try connection.execute("analyze \(SplitLoad.suspectsTable)")
+        let added = try connection.query(load.fill("split_first_copies.sql")).scalar(Int.self)
+        lap("first copies among suspects")
+        let removed = try connection.query(load.fill("split_stored.sql")).scalar(Int.self)
+        lap("stored events")
+        let loaded = cleanRows + added - removed
+        if let keyTable = kind.keyTable {
+            let storedKeys = try connection.query(SQLCatalog.text("staging/raw_rows_estimate.sql"), [rawTable]).scalar(Double.self)
+            let rebuild = Double(loaded) > storedKeys
+            if rebuild { try connection.execute("alter table \(keyTable) drop constraint \(keyTable)_pkey") }
+            try connection.execute(load.fill("bulk_insert_keys.sql"))
+            if rebuild {
+                try connection.execute("alter table \(keyTable) add constraint \(keyTable)_pkey primary key (app_id, event_id)")
+            }
+            lap(rebuild ? "keys (primary key rebuilt)" : "keys")
+        }
+        // The partitions leave with no default of their own, as the raw table's own have none.
+        try connection.execute("alter table \(load.table) alter column file_id drop default")
+        for month in months.sorted() {
+            let partition = load.partition(month)
+            if newMonths.contains(month) {
+                let name = try connection.quoteIdentifier(partitionName(kind, month: month))
+                let bounds = Self.bounds(month)
+                try connection.execute("alter table \(load.table) detach partition \(partition)")
+                try connection.execute("alter table \(partition) rename to \(name)")
+                try connection.execute("alter table \(rawTable) attach partition \(name) for values from ('\(bounds.from)') to ('\(bounds.to)')")
+            } else {
+                try connection.execute(load.fill("split_stored_month.sql", ["partition": partition]))
+            }
+        }
+        lap("attach \(newMonths.count) month(s), \(months.count - newMonths.count) through the indexes")
         return loaded
     }
 

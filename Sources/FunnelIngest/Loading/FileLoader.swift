@@ -1,4 +1,5 @@
 public import Foundation
+import CMalloc
 public import FunnelCore
 import FunnelSQL
 import Logging
@@ -26,13 +27,16 @@ public final class FileLoader {
     /// The fewest rows of a kind in a file for which the automatic choice may take the bulk merge.
     public var bulkMinimumRows = 50_000
     /// The size (bytes as stored) from which a file of one event kind is staged by two COPY
-    /// streams at once and takes the bulk merge (``SplitStaging``), when ``connectSecondStream``
+    /// streams at once and takes the bulk merge (``SplitLoad``), when ``connectSecondStream``
     /// is set and ``mergePath`` is not daily. 0: every such file.
     public var splitCopyBytes: Int64 = 64 << 20
     /// The most COPY text of possibly repeated keys (``RepeatedKeyFilter``) a file may note; past
     /// it, the bulk merge groups every staged key to find the duplicates.
     public var maximumSuspectBytes = 8 << 20
-    /// Opens the second connection of a split staging (kept for the next large file).
+    /// A fixed size in bits for the files' ``RepeatedKeyFilter`` instead of one sized from the
+    /// file (tests make it tiny, so that nearly every row is a suspect).
+    var repeatedKeyFilterBits: Int?
+    /// Opens the second connection of a split load (kept for the next large file).
     public var connectSecondStream: (@Sendable () throws -> PostgresConnection)?
     private var secondConnection: PostgresConnection?
 
@@ -45,11 +49,21 @@ public final class FileLoader {
     /// Prepares `connection` (creates its staging tables) for loading files claimed by
     /// `workerID` under leases of `leaseSeconds`.
     public init(connection: PostgresConnection, workerID: String, leaseSeconds: Double) throws {
+        _ = Self.largeBuffersReturned
         self.connection = connection
         self.workerID = workerID
         self.leaseSeconds = leaseSeconds
         try connection.execute(SQLCatalog.text("staging/create_staging.sql"))
     }
+
+    /// Makes the C allocator map every block of 1 MB or more on its own and give it back when
+    /// freed, as glibc does at first. Its default raises that threshold to the largest block
+    /// freed so far (up to 32 MB), after which the loaders' multi-megabyte batch buffers, made and
+    /// freed on several threads, stay in its arenas: a history's import peaked at 187 MB of
+    /// resident memory, and at 102 MB with the threshold fixed. Process-wide, set once.
+    private static let largeBuffersReturned: Void = {
+        _ = mallopt(M_MMAP_THRESHOLD, 1 << 20)
+    }()
 
     /// Loads one claimed file and marks it loaded.
     /// - Parameters:
@@ -62,7 +76,7 @@ public final class FileLoader {
     public func load(_ file: ClaimedFile, now: Date = Date(), shouldStop: () -> Bool = { false },
                      progress: (_ rows: Int, _ bytes: Int64) -> Void = { _, _ in }) throws -> FileLoadCounts {
         try emptyStaging()
-        let split = try splitStagingTable(file)
+        let split = try splitLoad(file)
         var options = ReaderOptions(kind: file.kind, assumeTimeZone: file.assumeTimeZone, now: now)
         options.expansion = expansion
         let clock = ContinuousClock()
@@ -79,7 +93,6 @@ public final class FileLoader {
             guard let months = staged.months[kind], !months.isEmpty else { continue }
             if let split, split.kind == kind {
                 bulkKinds.insert(kind)
-                try connection.execute("analyze \(split.table) (app_id, event_id)")
                 continue
             }
             if try takesBulkMerge(kind, stagedRows: staged.rows[kind, default: 0], months: months) {
@@ -105,11 +118,15 @@ public final class FileLoader {
                 try connection.query("select pg_advisory_xact_lock($1)", [Self.mergeLock(kind).value])
                 if bulkKinds.contains(kind) {
                     let mergeStarted = clock.now
-                    var staging = split.flatMap { $0.kind == kind ? BulkMerge.Staging(table: $0.table, fileOrder: SplitStaging.fileOrderColumn) : nil }
-                        ?? BulkMerge.Staging(table: Self.stagingTable(kind), fileOrder: "ctid")
-                    staging.suspectsNoted = staged.suspectsNoted
-                    loaded += try BulkMerge.merge(connection, kind: kind, fileID: file.fileID, months: staged.months[kind] ?? [],
-                                                  staging: staging, logger: connection.logger)
+                    if let split, split.kind == kind {
+                        loaded += try BulkMerge.mergeSplit(connection, load: split, months: staged.months[kind] ?? [],
+                                                           cleanRows: staged.splitCleanRows, logger: connection.logger)
+                    } else {
+                        var staging = BulkMerge.Staging(table: Self.stagingTable(kind))
+                        staging.suspectsNoted = staged.suspectsNoted
+                        loaded += try BulkMerge.merge(connection, kind: kind, fileID: file.fileID, months: staged.months[kind] ?? [],
+                                                      staging: staging, logger: connection.logger)
+                    }
                     connection.logger.debug("kind merged", metadata: ["load.kind": "\(kind.rawValue)", "load.path": "bulk",
                                                                       "load.seconds": .string((clock.now - mergeStarted).secondsText)])
                     continue
@@ -121,8 +138,8 @@ public final class FileLoader {
                     .scalar(Int.self)
                 connection.logger.debug("kind merged", metadata: ["load.kind": "\(kind.rawValue)", "load.seconds": .string((clock.now - mergeStarted).secondsText)])
             }
-            // The split staging goes with the file's commit (a load that dies leaves it for the next).
-            if let split { try connection.execute("drop table if exists \(split.table)") }
+            // The split load's table goes with the file's commit (a load that dies leaves it for the next).
+            if let split { try connection.execute("drop table if exists \(split.table); drop table if exists pg_temp.\(SplitLoad.suspectsTable)") }
             if staged.counts.rejected > 0 {
                 try connection.query(SQLCatalog.text("staging/insert_rejects.sql"), [file.fileID, file.path])
             }
@@ -241,60 +258,60 @@ public final class FileLoader {
         var months: [EventKind: Set<Int32>] = [:]
         /// Whether `stage_suspects` holds every staged key that may repeat an earlier one.
         var suspectsNoted = false
+        /// The rows a split load COPYed into its load table (the rest of its kind are suspects).
+        var splitCleanRows = 0
     }
 
-    /// The split staging's kind and table when `file` is staged by two COPY streams: one event
-    /// kind given at enqueue time, at least ``splitCopyBytes`` as stored, a second connection to
-    /// be had, and a merge path that may be bulk. The table is made afresh (a load of the same
-    /// file that died may have left it).
-    private func splitStagingTable(_ file: ClaimedFile) throws -> (kind: EventKind, table: String)? {
+    /// The split load of `file` when it is loaded by two COPY streams: one event kind given at
+    /// enqueue time, at least ``splitCopyBytes`` as stored, a second connection to be had, and a
+    /// merge path that may be bulk. Its tables are made afresh (a load of the same file that died
+    /// may have left them).
+    private func splitLoad(_ file: ClaimedFile) throws -> SplitLoad? {
         guard mergePath != .daily, connectSecondStream != nil, let kind = file.kind, kind.isEvent else { return nil }
         let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.int64Value ?? 0
         guard size >= splitCopyBytes else { return nil }
-        let table = SplitStaging.table(kind, fileID: file.fileID)
-        try connection.execute("""
-            drop table if exists \(table);
-            create unlogged table \(table) (like \(Self.stagingTable(kind)), \(SplitStaging.fileOrderColumn) bigint not null)
-                with (autovacuum_enabled = false);
-            alter table \(table) alter column app_id set statistics 10, alter column event_id set statistics 10
-            """)
-        return (kind, table)
+        let load = SplitLoad(kind: kind, fileID: file.fileID)
+        try load.create(on: connection)
+        return load
     }
 
-    /// The second connection of a split staging, opened on first use and kept while healthy.
+    /// The second connection of a split load, opened on first use and kept while healthy.
     private func secondStreamConnection() throws -> PostgresConnection {
         if let secondConnection, secondConnection.isHealthy { return secondConnection }
-        guard let connectSecondStream else { preconditionFailure("a split staging needs connectSecondStream") }
+        guard let connectSecondStream else { preconditionFailure("a split load needs connectSecondStream") }
         let fresh = try connectSecondStream()
         secondConnection = fresh
         return fresh
     }
 
-    private func stage(_ file: ClaimedFile, options: ReaderOptions, split: (kind: EventKind, table: String)?,
+    private func stage(_ file: ClaimedFile, options: ReaderOptions, split: SplitLoad?,
                        shouldStop: () -> Bool, progress: (_ rows: Int, _ bytes: Int64) -> Void) throws -> Staged {
         var staged = Staged()
         // Two streams keep a batch each in flight besides the one being parsed.
         let pipeline = BatchPipeline(path: file.path, options: options, batchRows: batchRows, depth: split == nil ? 2 : 3)
         defer { pipeline.close() }
         let second = try split.map { split in
-            SecondCopyStream(connection: try secondStreamConnection(), table: split.table, kind: split.kind,
+            SecondCopyStream(connection: try secondStreamConnection(), copyStatement: split.copyStatement, kind: split.kind,
                              giveBack: { pipeline.recycle($0) })
         }
         defer { second?.abandon() }
         var splitBatches = 0
+        var splitMonths: Set<Int32> = []
+        var suspects: [UInt8] = []
         var repeats: RepeatedKeyFilter?
         let fileBytes = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.int64Value ?? 0
         var lastRenewal = ContinuousClock.now
         var rejectText: [UInt8] = []
         var bytesReported: Int64 = 0
-        while let sink = try pipeline.next() {
-            var handOver: (kind: EventKind, firstPlace: Int64)?
+        while var sink = try pipeline.next() {
+            var handOver = false
             if mergePath != .daily {
                 if repeats == nil {
-                    repeats = RepeatedKeyFilter(fileBytes: fileBytes, batchBytes: sink.storedBytesConsumed, batchRows: sink.rowsRead,
-                                                maximumSuspectBytes: maximumSuspectBytes)
+                    repeats = repeatedKeyFilterBits.map { RepeatedKeyFilter(bits: $0, maximumSuspectBytes: maximumSuspectBytes) }
+                        ?? RepeatedKeyFilter(fileBytes: fileBytes, batchBytes: sink.storedBytesConsumed, batchRows: sink.rowsRead,
+                                             maximumSuspectBytes: maximumSuspectBytes)
                 }
-                for kind in sink.kinds where kind.isEvent {
+                for kind in sink.kinds where kind.isEvent && kind != split?.kind {
                     sink.withCopyData(for: kind) { repeats!.add(kind: kind, lines: $0) }
                 }
             }
@@ -303,13 +320,24 @@ public final class FileLoader {
                 staged.rows[kind, default: 0] += sink.rowCount(for: kind)
                 staged.months[kind, default: []].formUnion(sink.months(for: kind))
                 if let split, split.kind == kind, second != nil {
+                    // The batch's new months get their partition before either stream COPYs a row of them.
+                    for month in sink.months(for: kind).subtracting(splitMonths).sorted() {
+                        try split.addPartition(month, on: connection)
+                        splitMonths.insert(month)
+                    }
+                    suspects.removeAll(keepingCapacity: true)
+                    staged.splitCleanRows += repeats!.separate(kind: kind, buffer: &sink.buffers[kind.ordinal], firstPlace: firstPlace,
+                                                               suspects: &suspects)
+                    if !suspects.isEmpty {
+                        try connection.copyIn("copy \(SplitLoad.suspectsTable) from stdin") { writer in try writer.write(suspects) }
+                    }
                     splitBatches += 1
                     if splitBatches % 2 == 0 {
-                        handOver = (kind, firstPlace)
+                        handOver = true
                         continue
                     }
-                    try connection.copyIn("copy \(split.table) from stdin") { writer in
-                        try sink.withCopyData(for: kind) { try SplitStaging.copyNumbered($0, firstPlace: firstPlace, to: &writer) }
+                    try connection.copyIn(split.copyStatement) { writer in
+                        try sink.withCopyData(for: kind) { try writer.write(UnsafeRawBufferPointer($0)) }
                     }
                     continue
                 }
@@ -331,8 +359,8 @@ public final class FileLoader {
             staged.counts.lines += sink.lineCounts
             progress(sink.rowsRead, max(0, sink.storedBytesConsumed - bytesReported))
             bytesReported = max(bytesReported, sink.storedBytesConsumed)
-            if let handOver, let second {
-                try second.send(sink, firstPlace: handOver.firstPlace)
+            if handOver, let second {
+                try second.send(sink)
             } else {
                 pipeline.recycle(sink)
             }

@@ -13,12 +13,12 @@ import FunnelCore
 /// key is a suspect's. False positives only add keys to look at.
 ///
 /// The filter is sized from the first batch: the file's size as stored against the bytes that
-/// batch took gives the rows to expect, at about 12 bits each (under 1% false positives with 7
-/// hashes). When more suspects come than ``maximumSuspectBytes`` allows, the filter gives up
+/// batch took gives the rows to expect, at 10 bits each with a tenth to spare (about 1% false
+/// positives with 7 hashes; 8 MB for a 5.7M-row file). When more suspects come than ``maximumSuspectBytes`` allows, the filter gives up
 /// (``isComplete`` false) and the merge groups every key as before.
 struct RepeatedKeyFilter {
     private var words: [UInt64]
-    private let mask: UInt64
+    private let bitCount: UInt64
     /// COPY text lines `kind \t event_id \t app_id`, in file order.
     private(set) var suspects: [UInt8] = []
     private(set) var suspectCount = 0
@@ -27,14 +27,13 @@ struct RepeatedKeyFilter {
     let maximumSuspectBytes: Int
 
     static let hashCount = 7
-    static let bitsPerRow = 12.0
+    static let bitsPerRow = 10.0
 
-    /// A filter of at least `bits` bits (rounded up to a power of two, 2^16 to 2^30).
+    /// A filter of `bits` bits (1 to 2^33; one bit makes every row after the first a suspect).
     init(bits: Int, maximumSuspectBytes: Int = 16 << 20) {
-        var size = 1 << 16
-        while size < bits && size < 1 << 30 { size <<= 1 }
-        words = Array(repeating: 0, count: size / 64)
-        mask = UInt64(size - 1)
+        let size = min(max(bits, 1), 1 << 33)
+        words = Array(repeating: 0, count: (size + 63) / 64)
+        bitCount = UInt64(size)
         self.maximumSuspectBytes = maximumSuspectBytes
     }
 
@@ -42,22 +41,70 @@ struct RepeatedKeyFilter {
     /// `batchRows` rows.
     init(fileBytes: Int64, batchBytes: Int64, batchRows: Int, maximumSuspectBytes: Int = 16 << 20) {
         let rowsPerByte = Double(max(batchRows, 1)) / Double(max(batchBytes, 1))
-        let expectedRows = max(Double(fileBytes) * rowsPerByte * 1.25, Double(batchRows))
-        self.init(bits: Int(min(expectedRows * Self.bitsPerRow, Double(1 << 30))), maximumSuspectBytes: maximumSuspectBytes)
+        let expectedRows = max(Double(fileBytes) * rowsPerByte * 1.1, Double(batchRows))
+        self.init(bits: Int(min(max(expectedRows * Self.bitsPerRow, Double(1 << 16)), Double(1 << 33))),
+                  maximumSuspectBytes: maximumSuspectBytes)
     }
 
     /// The filter's size in bytes.
     var byteCount: Int { words.count * 8 }
 
     /// Passes every row of `kind`'s COPY text `lines` (one row per newline-terminated line, the
-    /// event id and the app id its first two fields, as every event kind's staging columns begin).
+    /// event id and the app id its first two fields, as every event kind's staging columns begin),
+    /// noting the suspects' keys.
     mutating func add(kind: EventKind, lines: UnsafeBufferPointer<UInt8>) {
-        guard isComplete, let base = lines.baseAddress else { return }
-        let seed = UInt64(kind.ordinal + 1) &* 0x9E37_79B9_7F4A_7C15
+        guard isComplete else { return }
+        let seed = Self.seed(kind)
+        Self.forEachRow(lines) { line, key in
+            guard isComplete else { return }
+            if !insert(UnsafeBufferPointer(rebasing: lines[key]), seed: seed) {
+                noteSuspect(kind: kind, key: UnsafeBufferPointer(rebasing: lines[key]))
+            }
+        }
+    }
+
+    /// Splits `kind`'s COPY text `buffer` (as for ``add(kind:lines:)``) in place: the rows whose
+    /// key is certainly new stay, moved up over the others, which are appended to `suspects`
+    /// with their place in the file (numbered from `firstPlace`) as a last column. Never gives up:
+    /// every suspect row goes to `suspects` however many there are. Returns the rows left in
+    /// `buffer`.
+    mutating func separate(kind: EventKind, buffer: inout [UInt8], firstPlace: Int64, suspects: inout [UInt8]) -> Int {
+        let seed = Self.seed(kind)
+        var place = firstPlace
+        var cleanRows = 0
+        var kept = 0
+        buffer.withUnsafeMutableBufferPointer { text in
+            guard let base = text.baseAddress else { return }
+            let lines = UnsafeBufferPointer(text)
+            // A row is moved only towards the start, never past bytes not yet read.
+            Self.forEachRow(lines) { line, key in
+                let withNewline = min(line.upperBound + 1, lines.count) - line.lowerBound
+                if insert(UnsafeBufferPointer(rebasing: lines[key]), seed: seed) {
+                    if kept != line.lowerBound { memmove(base + kept, base + line.lowerBound, withNewline) }
+                    kept += withNewline
+                    cleanRows += 1
+                } else {
+                    suspects.append(contentsOf: UnsafeBufferPointer(rebasing: lines[line]))
+                    suspects.append(0x09)
+                    NumberParsing.appendInteger(place, to: &suspects)
+                    suspects.append(0x0a)
+                }
+                place += 1
+            }
+        }
+        buffer.removeSubrange(kept...)
+        return cleanRows
+    }
+
+    private static func seed(_ kind: EventKind) -> UInt64 { UInt64(kind.ordinal + 1) &* 0x9E37_79B9_7F4A_7C15 }
+
+    /// Calls `body` with each line's range (without its newline) and its key's range (up to the
+    /// second tab).
+    private static func forEachRow(_ lines: UnsafeBufferPointer<UInt8>, _ body: (Range<Int>, Range<Int>) -> Void) {
+        guard let base = lines.baseAddress else { return }
         var start = 0
         while start < lines.count {
-            let remaining = lines.count - start
-            let lineEnd = memchr(base + start, 0x0a, remaining).map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? lines.count
+            let lineEnd = memchr(base + start, 0x0a, lines.count - start).map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? lines.count
             var keyEnd = start
             var tabs = 0
             while keyEnd < lineEnd {
@@ -67,10 +114,7 @@ struct RepeatedKeyFilter {
                 }
                 keyEnd += 1
             }
-            if !insert(UnsafeBufferPointer(rebasing: lines[start..<keyEnd]), seed: seed) {
-                noteSuspect(kind: kind, key: UnsafeBufferPointer(rebasing: lines[start..<keyEnd]))
-                if !isComplete { return }
-            }
+            body(start..<lineEnd, start..<keyEnd)
             start = lineEnd + 1
         }
     }
@@ -87,7 +131,7 @@ struct RepeatedKeyFilter {
         var seen = true
         var position = first
         for _ in 0..<Self.hashCount {
-            let bit = position & mask
+            let bit = position.multipliedFullWidth(by: bitCount).high
             let word = Int(bit >> 6), flag = UInt64(1) << (bit & 63)
             if words[word] & flag == 0 {
                 seen = false

@@ -1,0 +1,160 @@
+import Foundation
+import FunnelCore
+import FunnelSQL
+import PostgresClient
+
+/// The load of one large file of one event kind by two COPY streams at once
+/// (``FileLoader/splitCopyBytes``): the batches the reader parses go in turn to the loader's own
+/// connection and to a second one, both COPYing straight into the file's load table, a
+/// partitioned twin of the raw table committed before the COPY (`split_load_table.sql`), whose
+/// months become the raw table's partitions at the merge. The server's side of the COPY
+/// (parsing the text and typing the values, most of the load's time) runs on two backends, and
+/// the rows are written once: not staged, then copied into the load table by the merge (for a
+/// history's telemetry file, 5.7M rows, that copy took 12-18 s of the file's merge).
+///
+/// Each event is kept once, as by the daily merge, without looking at the rows again: the reader
+/// passes every row's key through a ``RepeatedKeyFilter``, and only a row whose key is certainly
+/// new goes to the load table, so its rows are each the first copy of their event. The others
+/// (later copies and a few false positives) go to the session's `split_suspects` with their
+/// place in the file, and the merge adds the first copy of each event that has none in the load
+/// table (`split_first_copies.sql`), then removes the events already stored (`split_stored.sql`).
+///
+/// The load table is dropped in the file's merge transaction; a load that died before leaves it
+/// to the next load of the file, which drops it before loading again.
+struct SplitLoad {
+    let kind: EventKind
+    let fileID: Int64
+
+    /// The load table (fixed text from the kind and the file id, never from input).
+    var table: String { "bulk_load_\(kind.rawValue)_\(fileID)" }
+
+    /// The session's table of the rows that may repeat an earlier row's key.
+    static let suspectsTable = "split_suspects"
+
+    /// The load table's partition of a month (`year * 12 + month - 1`).
+    func partition(_ month: Int32) -> String {
+        let (year, monthIndex) = Int(month).quotientAndRemainder(dividingBy: 12)
+        return table + String(format: "_%04d_%02d", year, monthIndex + 1)
+    }
+
+    /// The COPY of the kind's fields into the load table (file_id takes its default).
+    var copyStatement: String { "copy \(table) (\(kind.fieldNames.joined(separator: ", "))) from stdin" }
+
+    /// A statement of `sql/staging/` with this load's names filled in.
+    func fill(_ file: String, _ more: [String: String] = [:]) -> String {
+        var text = SQLCatalog.text("staging/\(file)")
+        let names = [
+            "load_table": table, "suspects_table": Self.suspectsTable, "raw_table": kind.rawTable,
+            "stage_table": FileLoader.stagingTable(kind), "stored_keys": kind.keyTable ?? kind.rawTable,
+            "key_table": kind.keyTable ?? kind.rawTable, "time_column": kind.timeField, "file_id": String(fileID),
+            "columns": kind.fieldNames.joined(separator: ", "),
+            "staged_columns": kind.fieldNames.map { "s.\($0)" }.joined(separator: ", "),
+        ].merging(more) { $1 }
+        for (name, value) in names { text = text.replacingOccurrences(of: "{{\(name)}}", with: value) }
+        return text
+    }
+
+    /// Makes the load table and the suspects' table afresh (a load of the file that died may
+    /// have left them).
+    func create(on connection: PostgresConnection) throws {
+        try connection.execute(fill("split_load_table.sql"))
+    }
+
+    /// Adds the load table's partition of `month`.
+    func addPartition(_ month: Int32, on connection: PostgresConnection) throws {
+        let bounds = BulkMerge.bounds(month)
+        try connection.execute(fill("split_load_partition.sql", ["partition": partition(month), "from": bounds.from, "to": bounds.to]))
+    }
+}
+
+/// The second COPY stream of a split load: a thread with its own connection that COPYs the
+/// batches handed to it, in the order given, into the load table, then gives each batch back
+/// to the reader's pipeline. At most the pipeline's batches are in flight, so memory stays
+/// bounded.
+final class SecondCopyStream: @unchecked Sendable {
+    // Safe: `pending`, `closing` and `failure` are read and written only while holding
+    // `condition`; `connection` is used only on the stream's own thread after `init`.
+    private let condition = NSCondition()
+    private var pending: [RowSink] = []
+    private var closing = false
+    private var failure: (any Error)?
+    private let exited = DispatchSemaphore(value: 0)
+    private let connection: PostgresConnection
+
+    /// Starts the stream's thread, COPYing each batch's rows of `kind` with `copyStatement` over
+    /// `connection` and handing each batch to `giveBack` once sent.
+    init(connection: PostgresConnection, copyStatement: String, kind: EventKind, giveBack: @escaping @Sendable (RowSink) -> Void) {
+        self.connection = connection
+        let thread = Thread { [self] in
+            defer { exited.signal() }
+            while let sink = nextJob() {
+                do {
+                    if failureSoFar() == nil {
+                        try self.connection.copyIn(copyStatement) { writer in
+                            try sink.withCopyData(for: kind) { try writer.write(UnsafeRawBufferPointer($0)) }
+                        }
+                    }
+                } catch {
+                    fail(error)
+                }
+                giveBack(sink)
+            }
+        }
+        thread.name = "funnel.copy-stream"
+        thread.start()
+    }
+
+    /// Queues a batch.
+    /// - Throws: what an earlier COPY of this stream threw.
+    func send(_ sink: RowSink) throws {
+        condition.lock()
+        defer { condition.unlock() }
+        if let failure { throw failure }
+        pending.append(sink)
+        condition.broadcast()
+    }
+
+    /// Waits until every queued batch is COPYed and stops the thread.
+    /// - Throws: what a COPY of this stream threw.
+    func finish() throws {
+        close()
+        condition.lock()
+        defer { condition.unlock() }
+        if let failure { throw failure }
+    }
+
+    /// Stops the thread after the batches queued (which a failure or a stop skips) and waits for it.
+    func close() {
+        condition.lock()
+        let alreadyClosed = closing
+        closing = true
+        condition.broadcast()
+        condition.unlock()
+        if !alreadyClosed { exited.wait() }
+    }
+
+    /// Makes the stream skip what is still queued (the load stops or failed).
+    func abandon() {
+        fail(LoadInterruption.stopRequested)
+        close()
+    }
+
+    private func nextJob() -> RowSink? {
+        condition.lock()
+        defer { condition.unlock() }
+        while pending.isEmpty && !closing { condition.wait() }
+        return pending.isEmpty ? nil : pending.removeFirst()
+    }
+
+    private func failureSoFar() -> (any Error)? {
+        condition.lock()
+        defer { condition.unlock() }
+        return failure
+    }
+
+    private func fail(_ error: any Error) {
+        condition.lock()
+        if failure == nil { failure = error }
+        condition.unlock()
+    }
+}

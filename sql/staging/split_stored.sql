@@ -1,11 +1,14 @@
--- split_stored: removes from a split load table the events already stored ({{stored_keys}}: the
--- kind's key table, or raw_installs), as the daily merge skips them.
--- Grain: one deleted row per such event. Inputs: {{stored_keys}}. Writes {{load_table}}.
--- Returns the rows removed. The caller holds the kind's merge lock.
-with removed as (
-    delete from {{load_table}} l
-    using {{stored_keys}} k
-    where k.app_id = l.app_id and k.event_id = l.event_id
-    returning 1
-)
-select count(*)::bigint as rows_removed from removed;
+-- split_stored: the events of a split load already stored ({{stored_keys}}: the kind's key table,
+-- or raw_installs), which the daily merge would skip: among the load table's rows and the
+-- suspects' first copies. Reads only (the load table's indexes may be built meanwhile).
+-- Grain: one row per (app_id, event_id) of the file already stored. Inputs: {{load_table}},
+-- split_first_copies, {{stored_keys}}. Writes the transaction's temporary table split_stored_keys.
+-- The caller holds the kind's merge lock.
+create temp table split_stored_keys on commit drop as
+select l.app_id, l.event_id
+from {{load_table}} l
+join {{stored_keys}} k on k.app_id = l.app_id and k.event_id = l.event_id
+union all
+select f.app_id, f.event_id
+from split_first_copies f
+join {{stored_keys}} k on k.app_id = f.app_id and k.event_id = f.event_id;

@@ -124,14 +124,16 @@ enum BulkMerge {
         return loaded
     }
 
-    /// Merges a split load's rows of its kind (``SplitLoad``): the suspects' first copies added to
-    /// the load table, the events already stored removed from it, the keys recorded, then each
-    /// of its months attached to the raw table when the raw table has no partition for it yet,
-    /// else moved into the raw table through its indexes. `cleanRows` is what the COPY put in the
-    /// load table. Returns the rows stored. The caller holds the transaction open and the kind's
-    /// merge lock, and drops the load table afterwards.
+    /// Merges a split load's rows of its kind (``SplitLoad``): the suspects' first copies and the
+    /// events already stored are found (reading only), the keys recorded, then, once the new
+    /// months' indexes are built (`waitForIndexes`: ``SplitIndexBuild`` builds them on the second
+    /// connection meanwhile), the first copies are added to the load table and the stored events
+    /// removed from it, and each of its months is attached to the raw table when the raw table
+    /// has no partition for it yet, else moved into the raw table through its indexes.
+    /// `cleanRows` is what the COPY put in the load table. Returns the rows stored. The caller
+    /// holds the transaction open and the kind's merge lock, and drops the load table afterwards.
     static func mergeSplit(_ connection: PostgresConnection, load: SplitLoad, months: Set<Int32>, cleanRows: Int,
-                           logger: Logger) throws -> Int {
+                           waitForIndexes: () throws -> Void, logger: Logger) throws -> Int {
         let kind = load.kind
         let clock = ContinuousClock()
         var started = clock.now
@@ -143,22 +145,30 @@ enum BulkMerge {
         let rawTable = kind.rawTable
         try connection.execute("lock table \(rawTable) in share update exclusive mode")
         let newMonths = Set(try missingMonths(connection, kind: kind, months: months))
-        try connection.execute("analyze \(SplitLoad.suspectsTable)")
-        let added = try connection.query(load.fill("split_first_copies.sql")).scalar(Int.self)
-        lap("first copies among suspects")
-        let removed = try connection.query(load.fill("split_stored.sql")).scalar(Int.self)
-        lap("stored events")
-        let loaded = cleanRows + added - removed
+        try connection.execute("analyze \(SplitLoad.suspectsTable); drop table if exists split_first_copies, split_stored_keys")
+        try connection.execute(load.fill("split_first_copies.sql"))
+        // Nothing stored yet (a first import of the kind): no join of every loaded row to learn it.
+        if try connection.query("select exists (select 1 from \(kind.keyTable ?? rawTable))").scalar(Bool.self) {
+            try connection.execute(load.fill("split_stored.sql"))
+        } else {
+            try connection.execute("create temp table split_stored_keys (app_id text, event_id text) on commit drop")
+        }
+        lap("first copies among suspects, stored events")
         if let keyTable = kind.keyTable {
             let storedKeys = try connection.query(SQLCatalog.text("staging/raw_rows_estimate.sql"), [rawTable]).scalar(Double.self)
-            let rebuild = Double(loaded) > storedKeys
+            let rebuild = Double(cleanRows) > storedKeys
             if rebuild { try connection.execute("alter table \(keyTable) drop constraint \(keyTable)_pkey") }
-            try connection.execute(load.fill("bulk_insert_keys.sql"))
+            try connection.execute(load.fill("split_keys.sql"))
             if rebuild {
                 try connection.execute("alter table \(keyTable) add constraint \(keyTable)_pkey primary key (app_id, event_id)")
             }
             lap(rebuild ? "keys (primary key rebuilt)" : "keys")
         }
+        try waitForIndexes()
+        lap("new months' indexes")
+        let applied = try connection.query(load.fill("split_apply.sql"))
+        let added = try applied.rows[0].decode(Int.self, at: 0), removed = try applied.rows[0].decode(Int.self, at: 1)
+        let loaded = cleanRows + added - removed
         // The partitions leave with no default of their own, as the raw table's own have none.
         try connection.execute("alter table \(load.table) alter column file_id drop default")
         for month in months.sorted() {
@@ -169,6 +179,13 @@ enum BulkMerge {
                 try connection.execute("alter table \(load.table) detach partition \(partition)")
                 try connection.execute("alter table \(partition) rename to \(name)")
                 try connection.execute("alter table \(rawTable) attach partition \(name) for values from ('\(bounds.from)') to ('\(bounds.to)')")
+                let indexes = try connection.query(SQLCatalog.text("staging/split_index_names.sql"), [partitionName(kind, month: month)])
+                for index in indexes.rows {
+                    let parent = try index.decode(String.self, column: "parent_index")
+                    let suffix = parent.hasPrefix(rawTable + "_") ? String(parent.dropFirst(rawTable.count)) : "_" + parent
+                    guard try index.decode(String.self, column: "index_name") != partitionName(kind, month: month) + suffix else { continue }
+                    try connection.execute("alter index \(try connection.quoteIdentifier(index.decode(String.self, column: "index_name"))) rename to \(try connection.quoteIdentifier(partitionName(kind, month: month) + suffix))")
+                }
             } else {
                 try connection.execute(load.fill("split_stored_month.sql", ["partition": partition]))
             }

@@ -107,6 +107,20 @@ public final class FileLoader {
             }
             try connection.execute("analyze \(Self.stagingTable(kind))\(Self.analyzedColumns(kind))")
         }
+        // A split load's new months get their indexes on the second connection while the merge
+        // below finds the duplicates and records the keys.
+        var constraintStatements: [String] = []
+        let indexBuild = try split.map { split in
+            let partitions = try BulkMerge.missingMonths(connection, kind: split.kind, months: staged.months[split.kind] ?? [])
+                .map(split.partition)
+            let definitions = try connection.query(split.fill("split_index_definitions.sql")).rows.map {
+                SplitIndexBuild.Definition(isUnique: try $0.decode(Bool.self, at: 0), constraintType: try $0.decode(String?.self, at: 1),
+                                           index: try $0.decode(String.self, at: 2))
+            }
+            constraintStatements = SplitIndexBuild.constraintStatements(partitions: partitions, definitions: definitions)
+            return SplitIndexBuild(connection: try secondStreamConnection(), partitions: partitions, definitions: definitions)
+        }
+        defer { try? indexBuild?.wait() }
         try connection.transaction { connection in
             let locked = try connection.query(SQLCatalog.text("bookkeeping/ingest/lock_claimed_file.sql"), [file.fileID, workerID])
             guard locked.rows.count == 1 else { throw LoadInterruption.claimLost(fileID: file.fileID) }
@@ -120,7 +134,11 @@ public final class FileLoader {
                     let mergeStarted = clock.now
                     if let split, split.kind == kind {
                         loaded += try BulkMerge.mergeSplit(connection, load: split, months: staged.months[kind] ?? [],
-                                                           cleanRows: staged.splitCleanRows, logger: connection.logger)
+                                                           cleanRows: staged.splitCleanRows,
+                                                           waitForIndexes: {
+                                                               try indexBuild?.wait()
+                                                               for statement in constraintStatements { try connection.execute(statement) }
+                                                           }, logger: connection.logger)
                     } else {
                         var staging = BulkMerge.Staging(table: Self.stagingTable(kind))
                         staging.suspectsNoted = staged.suspectsNoted

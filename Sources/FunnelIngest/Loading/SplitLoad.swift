@@ -67,6 +67,76 @@ struct SplitLoad {
     }
 }
 
+/// Builds the raw table's indexes on a split load's new months, on the second connection while the
+/// merge records the keys on the first, so the attach finds them built (``BulkMerge/mergeSplit``).
+/// The load table is committed, so the second connection sees it; the merge only reads it until
+/// ``wait()`` returns. A load that fails leaves the indexes with the load table, which the next
+/// load of the file drops.
+final class SplitIndexBuild: @unchecked Sendable {
+    // Safe: `failure` is written by the thread before `done` is signalled and read after waiting;
+    // `connection` is used only on the thread after `init`, until `done` is signalled.
+    private var failure: (any Error)?
+    private let done = DispatchSemaphore(value: 0)
+    private var waited = false
+    private let connection: PostgresConnection
+
+    /// One index of the raw table, as `split_index_definitions.sql` gives it.
+    struct Definition {
+        var isUnique: Bool
+        /// The kind of constraint the index backs: "p" (primary key), "u" (unique) or nil.
+        var constraintType: String?
+        /// The index's definition after the table's name.
+        var index: String
+    }
+
+    /// The name of the `ordinal`-th index built on `partition` (from names fixed in code).
+    static func indexName(_ partition: String, _ ordinal: Int) -> String { "\(partition)_i\(ordinal)" }
+
+    /// The statements that make the indexes that back constraints into those constraints
+    /// (`ADD PRIMARY KEY USING INDEX`), run by the merge: altering the table takes a lock the
+    /// merge's own reads of it would hold against the second connection.
+    static func constraintStatements(partitions: [String], definitions: [Definition]) -> [String] {
+        partitions.flatMap { partition in
+            definitions.enumerated().compactMap { ordinal, definition in
+                switch definition.constraintType {
+                case "p": "alter table \(partition) add primary key using index \(indexName(partition, ordinal))"
+                case "u": "alter table \(partition) add unique using index \(indexName(partition, ordinal))"
+                default: nil
+                }
+            }
+        }
+    }
+
+    /// Starts building, on `connection`, the indexes `definitions` on each partition of `partitions`.
+    init(connection: PostgresConnection, partitions: [String], definitions: [Definition]) {
+        self.connection = connection
+        let statements = partitions.flatMap { partition in
+            definitions.enumerated().map { ordinal, definition in
+                "create \(definition.isUnique ? "unique " : "")index \(Self.indexName(partition, ordinal)) on \(partition)\(definition.index)"
+            }
+        }
+        let thread = Thread { [self] in
+            do {
+                for statement in statements { try self.connection.execute(statement) }
+            } catch {
+                failure = error
+            }
+            done.signal()
+        }
+        thread.name = "funnel.split-indexes"
+        thread.start()
+    }
+
+    /// Waits for the indexes. Throws what building them threw.
+    func wait() throws {
+        if !waited {
+            done.wait()
+            waited = true
+        }
+        if let failure { throw failure }
+    }
+}
+
 /// The second COPY stream of a split load: a thread with its own connection that COPYs the
 /// batches handed to it, in the order given, into the load table, then gives each batch back
 /// to the reader's pipeline. At most the pipeline's batches are in flight, so memory stays

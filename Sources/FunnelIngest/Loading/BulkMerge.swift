@@ -60,13 +60,7 @@ enum BulkMerge {
     static func merge(_ connection: PostgresConnection, kind: EventKind, fileID: Int64, months: Set<Int32>,
                       staging: Staging, logger: Logger) throws -> Int {
         precondition(kind.isEvent, "ad spend restates rows; it has no bulk merge")
-        let clock = ContinuousClock()
-        var started = clock.now
-        func lap(_ step: String) {
-            logger.debug("bulk merge step", metadata: ["load.kind": "\(kind.rawValue)", "load.step": "\(step)",
-                                                       "load.seconds": .string((clock.now - started).secondsText)])
-            started = clock.now
-        }
+        var steps = StepLog(kind: kind, logger: logger)
         let rawTable = kind.rawTable
         let loadTable = "bulk_load_\(kind.rawValue)"
         let columns = kind.fieldNames
@@ -92,7 +86,7 @@ enum BulkMerge {
         } else {
             try connection.execute(fill("bulk_duplicates.sql"))
         }
-        lap("duplicates")
+        steps.lap("duplicates")
         try connection.execute(fill("bulk_load_table.sql"))
         for month in newMonths {
             let name = try connection.quoteIdentifier(partitionName(kind, month: month))
@@ -100,27 +94,18 @@ enum BulkMerge {
             try connection.execute("create table \(name) partition of \(loadTable) for values from ('\(bounds.from)') to ('\(bounds.to)')")
         }
         let loaded = try connection.query(fill("bulk_insert.sql"), [fileID]).scalar(Int.self)
-        lap("insert")
-        if let keyTable = kind.keyTable {
-            let storedKeys = try connection.query(SQLCatalog.text("staging/raw_rows_estimate.sql"), [rawTable]).scalar(Double.self)
-            let rebuild = Double(loaded) > storedKeys
-            if rebuild { try connection.execute("alter table \(keyTable) drop constraint \(keyTable)_pkey") }
-            try connection.execute(fill("bulk_insert_keys.sql"))
-            if rebuild {
-                try connection.execute("alter table \(keyTable) add constraint \(keyTable)_pkey primary key (app_id, event_id)")
-            }
-            lap(rebuild ? "keys (primary key rebuilt)" : "keys")
-        }
+        steps.lap("insert")
+        try recordKeys(connection, kind: kind, newKeys: loaded, insert: fill("bulk_insert_keys.sql"), steps: &steps)
         for month in newMonths {
             let name = try connection.quoteIdentifier(partitionName(kind, month: month))
             let bounds = Self.bounds(month)
             try connection.execute("alter table \(loadTable) detach partition \(name)")
             try connection.execute("alter table \(rawTable) attach partition \(name) for values from ('\(bounds.from)') to ('\(bounds.to)')")
         }
-        lap("attach \(newMonths.count) month(s)")
+        steps.lap("attach \(newMonths.count) month(s)")
         try connection.execute(fill("bulk_insert_stored_months.sql"))
         try connection.execute("drop table \(loadTable); drop table bulk_duplicates")
-        lap("stored months")
+        steps.lap("stored months")
         return loaded
     }
 
@@ -135,13 +120,7 @@ enum BulkMerge {
     static func mergeSplit(_ connection: PostgresConnection, load: SplitLoad, months: Set<Int32>, cleanRows: Int,
                            waitForIndexes: () throws -> Void, logger: Logger) throws -> Int {
         let kind = load.kind
-        let clock = ContinuousClock()
-        var started = clock.now
-        func lap(_ step: String) {
-            logger.debug("bulk merge step", metadata: ["load.kind": "\(kind.rawValue)", "load.step": "\(step)",
-                                                       "load.seconds": .string((clock.now - started).secondsText)])
-            started = clock.now
-        }
+        var steps = StepLog(kind: kind, logger: logger)
         let rawTable = kind.rawTable
         try connection.execute("lock table \(rawTable) in share update exclusive mode")
         let newMonths = Set(try missingMonths(connection, kind: kind, months: months))
@@ -153,19 +132,10 @@ enum BulkMerge {
         } else {
             try connection.execute("create temp table split_stored_keys (app_id text, event_id text) on commit drop")
         }
-        lap("first copies among suspects, stored events")
-        if let keyTable = kind.keyTable {
-            let storedKeys = try connection.query(SQLCatalog.text("staging/raw_rows_estimate.sql"), [rawTable]).scalar(Double.self)
-            let rebuild = Double(cleanRows) > storedKeys
-            if rebuild { try connection.execute("alter table \(keyTable) drop constraint \(keyTable)_pkey") }
-            try connection.execute(load.fill("split_keys.sql"))
-            if rebuild {
-                try connection.execute("alter table \(keyTable) add constraint \(keyTable)_pkey primary key (app_id, event_id)")
-            }
-            lap(rebuild ? "keys (primary key rebuilt)" : "keys")
-        }
+        steps.lap("first copies among suspects, stored events")
+        try recordKeys(connection, kind: kind, newKeys: cleanRows, insert: load.fill("split_keys.sql"), steps: &steps)
         try waitForIndexes()
-        lap("new months' indexes")
+        steps.lap("new months' indexes")
         let applied = try connection.query(load.fill("split_apply.sql"))
         let added = try applied.rows[0].decode(Int.self, at: 0), removed = try applied.rows[0].decode(Int.self, at: 1)
         let loaded = cleanRows + added - removed
@@ -190,8 +160,45 @@ enum BulkMerge {
                 try connection.execute(load.fill("split_stored_month.sql", ["partition": partition]))
             }
         }
-        lap("attach \(newMonths.count) month(s), \(months.count - newMonths.count) through the indexes")
+        steps.lap("attach \(newMonths.count) month(s), \(months.count - newMonths.count) through the indexes")
         return loaded
+    }
+
+    /// Inserts a merge's new keys into the kind's key table (none for installs) with `insert`. When
+    /// the table holds fewer keys than `newKeys`, its primary key is dropped first and built again
+    /// after, in one sorted pass, in the same transaction, so the key is never missing for anyone
+    /// else.
+    static func recordKeys(_ connection: PostgresConnection, kind: EventKind, newKeys: Int, insert: String,
+                           steps: inout StepLog) throws {
+        guard let keyTable = kind.keyTable else { return }
+        let storedKeys = try connection.query(SQLCatalog.text("staging/raw_rows_estimate.sql"), [kind.rawTable]).scalar(Double.self)
+        let rebuild = Double(newKeys) > storedKeys
+        if rebuild { try connection.execute("alter table \(keyTable) drop constraint \(keyTable)_pkey") }
+        try connection.execute(insert)
+        if rebuild {
+            try connection.execute("alter table \(keyTable) add constraint \(keyTable)_pkey primary key (app_id, event_id)")
+        }
+        steps.lap(rebuild ? "keys (primary key rebuilt)" : "keys")
+    }
+
+    /// The debug log of a merge's steps, each with the seconds since the one before.
+    struct StepLog {
+        let kind: EventKind
+        let logger: Logger
+        private let clock = ContinuousClock()
+        private var started: ContinuousClock.Instant
+
+        init(kind: EventKind, logger: Logger) {
+            self.kind = kind
+            self.logger = logger
+            started = clock.now
+        }
+
+        mutating func lap(_ step: String) {
+            logger.debug("bulk merge step", metadata: ["load.kind": "\(kind.rawValue)", "load.step": "\(step)",
+                                                       "load.seconds": .string((clock.now - started).secondsText)])
+            started = clock.now
+        }
     }
 
     /// A month's partition bounds as `timestamptz` literals in UTC (fixed text from integers).

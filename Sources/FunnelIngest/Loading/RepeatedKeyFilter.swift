@@ -14,8 +14,10 @@ import FunnelCore
 ///
 /// The filter is sized from the first batch: the file's size as stored against the bytes that
 /// batch took gives the rows to expect, at 10 bits each with a tenth to spare (about 1% false
-/// positives with 7 hashes; 8 MB for a 5.7M-row file). When more suspects come than ``maximumSuspectBytes`` allows, the filter gives up
-/// (``isComplete`` false) and the merge groups every key as before.
+/// positives with 7 hashes; 8 MB for a 5.7M-row file). When more suspects come than
+/// ``maximumSuspectBytes`` allows, the filter gives up (``isComplete`` false) and the merge groups
+/// every key as before. A split load (``SplitLoad``) uses ``separate(kind:buffer:firstPlace:suspects:)``
+/// instead, which sends the suspects' whole rows on and never gives up.
 struct RepeatedKeyFilter {
     private var words: [UInt64]
     private let bitCount: UInt64

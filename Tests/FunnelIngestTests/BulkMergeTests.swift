@@ -174,6 +174,28 @@ struct BulkMergeTests {
                 == (try db.count("select count(*) from pg_indexes where tablename = 'raw_opens_2024_05'")))
     }
 
+    @Test("an ingest drops the load tables stopped split loads left, but not one whose file a worker is loading")
+    func leftoverLoadTables() throws {
+        let db = try LoaderFixture()
+        // A file being loaded: claimed, with its load table made.
+        let busyText = "event_id,app_id,user_id,opened_at,session_seconds\no9,app,u9,2024-05-03T10:00:00Z,10\n"
+        let busy = try db.file("opens-busy.csv", busyText)
+        let queue = IngestQueue(connection: db.connection)
+        _ = try queue.enqueue(path: busy, kind: .opens, assumeTimeZone: nil, sha256: "busy-file", sizeBytes: Int64(busyText.utf8.count))
+        let claimed = try #require(try queue.claim(workerID: "busy-worker", leaseSeconds: 600))
+        for fileID in [claimed.fileID, 424_242] {
+            try db.connection.execute("""
+                create table bulk_load_opens_\(fileID) (like raw_opens including defaults) partition by range (opened_at);
+                create table bulk_load_opens_\(fileID)_2024_05 partition of bulk_load_opens_\(fileID)
+                    for values from ('2024-05-01 00:00:00+00') to ('2024-06-01 00:00:00+00')
+                """)
+        }
+        let other = try db.file("opens-other.csv", "event_id,app_id,user_id,opened_at,session_seconds\no1,app,u1,2024-05-03T10:00:00Z,10\n")
+        _ = try ingest(db, [other], path: .bulk)
+        #expect(try db.rows("select relname from pg_class where relname like 'bulk_load_%' order by 1")
+                == [["bulk_load_opens_\(claimed.fileID)"], ["bulk_load_opens_\(claimed.fileID)_2024_05"]])
+    }
+
     @Test("a generated history: the bulk and the daily merge store identical raw tables, keys and rejects, first import and then an overlapping one")
     func bulkEqualsDaily() throws {
         let bulk = try LoaderFixture()

@@ -61,6 +61,26 @@ public struct IngestQueue {
         try connection.query(SQLCatalog.text("bookkeeping/ingest/release_file.sql"), [file.fileID, workerID, message])
     }
 
+    /// Drops the tables split loads left (``SplitLoad``: a load that died, or a file that finally
+    /// failed) whose file no worker is loading, each in a transaction holding the file's queue row,
+    /// so a worker claiming the file meanwhile waits and then makes its table afresh. Returns the
+    /// tables dropped.
+    @discardableResult
+    public func sweepLeftoverLoadTables() throws -> [String] {
+        let leftovers = try connection.query(SQLCatalog.text("bookkeeping/ingest/leftover_load_tables.sql"))
+        var dropped: [String] = []
+        for row in leftovers.rows {
+            let table = try row.decode(String.self, column: "table_name")
+            let fileID = try row.decode(Int64.self, column: "file_id")
+            try connection.transaction { connection in
+                guard try connection.query(SQLCatalog.text("bookkeeping/ingest/lock_idle_file.sql"), [fileID]).scalar(Bool.self) else { return }
+                try connection.execute("drop table if exists \(try connection.quoteIdentifier(table))")
+                dropped.append(table)
+            }
+        }
+        return dropped
+    }
+
     /// The state and counters of some files.
     public func statuses(_ fileIDs: [Int64]) throws -> [Int64: FileStatus] {
         var result: [Int64: FileStatus] = [:]

@@ -16,10 +16,11 @@ import PostgresClient
 /// passes every row's key through a ``RepeatedKeyFilter``, and only a row whose key is certainly
 /// new goes to the load table, so its rows are each the first copy of their event. The others
 /// (later copies and a few false positives) go to the session's `split_suspects` with their
-/// place in the file. The merge (``BulkMerge/mergeSplit(_:load:months:cleanRows:waitForIndexes:logger:)``) finds the first copy of each event
-/// that has none in the load table (`split_first_copies.sql`) and the events already stored
-/// (`split_stored.sql`), records the keys while ``SplitIndexBuild`` builds the new months'
-/// indexes, then completes the load table (`split_apply.sql`) and attaches its months.
+/// place in the file. The merge
+/// (``BulkMerge/mergeSplit(_:load:months:cleanRows:waitForIndexes:logger:)``) finds the first
+/// copy of each event that has none in the load table (`split_first_copies.sql`) and the events
+/// already stored (`split_stored.sql`), records the keys while ``SplitIndexBuild`` builds the new
+/// months' indexes, then completes the load table (`split_apply.sql`) and attaches its months.
 ///
 /// The load table is dropped in the file's merge transaction; a load that died before leaves it
 /// to the next load of the file, which drops it before loading again, or to the next ingest's

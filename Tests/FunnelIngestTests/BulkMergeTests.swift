@@ -124,7 +124,7 @@ struct BulkMergeTests {
           arguments: [LoadingWay(split: true, filterBits: nil), LoadingWay(split: true, filterBits: 1),
                       LoadingWay(split: false, filterBits: nil), LoadingWay(split: false, filterBits: 1),
                       LoadingWay(split: false, filterBits: nil, maximumSuspectBytes: 0)])
-    func splitStaging(way: LoadingWay) throws {
+    func loadingWays(way: LoadingWay) throws {
         let db = try LoaderFixture()
         let first = try db.file("opens-first.csv", """
             event_id,app_id,user_id,opened_at,session_seconds
@@ -150,7 +150,7 @@ struct BulkMergeTests {
             """
         let second = try db.file("opens-second.csv", text)
         let queue = IngestQueue(connection: db.connection)
-        _ = try queue.enqueue(path: second, kind: .opens, assumeTimeZone: nil, sha256: "split-staging-test",
+        _ = try queue.enqueue(path: second, kind: .opens, assumeTimeZone: nil, sha256: "loading-ways-test",
                               sizeBytes: Int64(text.utf8.count))
         let claimed = try #require(try queue.claim(workerID: "split-test", leaseSeconds: 60))
         let loader = try FileLoader(connection: db.connection, workerID: "split-test", leaseSeconds: 60)
@@ -243,7 +243,7 @@ struct BulkMergeTests {
         for round in 0..<7 {
             let db = try LoaderFixture()
             let paths = try Self.history(db)
-            // Odd rounds stage every event file by two COPY streams (split staging).
+            // Odd rounds load every event file by two COPY streams (split load).
             let split = round % 2 == 1 ? ["--split-copy-mb", "0"] : []
             for _ in 0..<3 {
                 let process = try db.start(["ingest"] + paths + ["--bulk-rows", "1", "--lease", "1", "--workers", "1"] + split)

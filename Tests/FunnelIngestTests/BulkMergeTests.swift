@@ -64,11 +64,8 @@ struct BulkMergeTests {
         return reports
     }
 
-    @Test("hand-made files: the bulk merge keeps each event's first copy, skips what is stored, rejects with line and reason")
-    func handMade() throws {
-        let db = try LoaderFixture()
-        // A day's opens loaded first (daily merge) fills May; the big file then brings May
-        // (through the raw table's indexes) and June (a new partition, attached).
+    /// A day's opens (o1, o2 in May) loaded first by the daily merge, so May is stored.
+    func loadFirstOpens(_ db: LoaderFixture) throws {
         let first = try db.file("opens-first.csv", """
             event_id,app_id,user_id,opened_at,session_seconds
             o1,app,u1,2024-05-03T10:00:00Z,10
@@ -76,6 +73,14 @@ struct BulkMergeTests {
 
             """)
         _ = try ingest(db, [first], path: .daily, workers: 1)
+    }
+
+    @Test("hand-made files: the bulk merge keeps each event's first copy, skips what is stored, rejects with line and reason")
+    func handMade() throws {
+        let db = try LoaderFixture()
+        // A day's opens loaded first (daily merge) fills May; the big file then brings May
+        // (through the raw table's indexes) and June (a new partition, attached).
+        try loadFirstOpens(db)
         let second = try db.file("opens-second.csv", """
             event_id,app_id,user_id,opened_at,session_seconds
             o2,app,u2,2024-05-03T11:00:00Z,99
@@ -126,13 +131,7 @@ struct BulkMergeTests {
                       LoadingWay(split: false, filterBits: nil, maximumSuspectBytes: 0)])
     func loadingWays(way: LoadingWay) throws {
         let db = try LoaderFixture()
-        let first = try db.file("opens-first.csv", """
-            event_id,app_id,user_id,opened_at,session_seconds
-            o1,app,u1,2024-05-03T10:00:00Z,10
-            o2,app,u2,2024-05-03T11:00:00Z,20
-
-            """)
-        _ = try ingest(db, [first], path: .daily, workers: 1)
+        try loadFirstOpens(db)
         // One row per batch, so batches alternate between the two streams: o4's first copy (40,
         // row 4) goes by the second stream and its later copy (41, row 5) by the loader's own,
         // which may COPY it first; o8's copies (80 then 81) the other way round.

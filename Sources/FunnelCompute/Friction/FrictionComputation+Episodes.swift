@@ -40,9 +40,12 @@ extension FrictionComputation {
         }
 
         let planSettings = ["enable_hashjoin", "enable_nestloop"]
-        let previous = try connection.query("select current_setting('enable_hashjoin'), current_setting('enable_nestloop')")
+        var previous: [String] = []
         if wholeHistory {
-            for name in planSettings { try connection.query("select set_config($1, 'off', true)", [name]) }
+            for name in planSettings {
+                previous.append(try connection.query("select current_setting($1)", [name]).scalar(String.self))
+                try connection.query("select set_config($1, 'off', true)", [name])
+            }
         }
         try connection.stream(SQLCatalog.text("intermediate/friction/session_events.sql"), batchRows: max(1, settings.fetchBatchSize)) { batch in
             summary.eventsScanned += batch.count
@@ -56,10 +59,8 @@ extension FrictionComputation {
                 events.append(Self.event(from: batch, row: row))
             }
         }
-        if wholeHistory {
-            for (index, name) in planSettings.enumerated() {
-                try connection.query("select set_config($1, $2, true)", [name, try previous.rows[0].decode(String.self, at: index)])
-            }
+        for (name, value) in zip(planSettings, previous) {
+            try connection.query("select set_config($1, $2, true)", [name, value])
         }
         finishSession()
         guard !pending.isEmpty else { return }

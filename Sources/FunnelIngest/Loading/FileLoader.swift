@@ -76,12 +76,14 @@ public final class FileLoader {
     public func load(_ file: ClaimedFile, now: Date = Date(), shouldStop: () -> Bool = { false },
                      progress: (_ rows: Int, _ bytes: Int64) -> Void = { _, _ in }) throws -> FileLoadCounts {
         try emptyStaging()
-        let split = try splitLoad(file)
+        // The file's size as stored: whether two streams load it, and how large its repeated-key filter is.
+        let fileBytes = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.int64Value ?? 0
+        let split = try splitLoad(file, fileBytes: fileBytes)
         var options = ReaderOptions(kind: file.kind, assumeTimeZone: file.assumeTimeZone, now: now)
         options.expansion = expansion
         let clock = ContinuousClock()
         let started = clock.now
-        var staged = try stage(file, options: options, split: split, shouldStop: shouldStop, progress: progress)
+        var staged = try stage(file, fileBytes: fileBytes, options: options, split: split, shouldStop: shouldStop, progress: progress)
         connection.logger.debug("file staged", metadata: ["file.path": "\(file.path)", "load.seconds": .string((clock.now - started).secondsText)])
         if shouldStop() { throw LoadInterruption.stopRequested }
         // Partitions are created before, not inside, the merge transaction: creating one locks
@@ -284,10 +286,9 @@ public final class FileLoader {
     /// enqueue time, at least ``splitCopyBytes`` as stored, a second connection to be had, and a
     /// merge path that may be bulk. Its tables are made afresh (a load of the same file that died
     /// may have left them).
-    private func splitLoad(_ file: ClaimedFile) throws -> SplitLoad? {
+    private func splitLoad(_ file: ClaimedFile, fileBytes: Int64) throws -> SplitLoad? {
         guard mergePath != .daily, connectSecondStream != nil, let kind = file.kind, kind.isEvent else { return nil }
-        let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.int64Value ?? 0
-        guard size >= splitCopyBytes else { return nil }
+        guard fileBytes >= splitCopyBytes else { return nil }
         let load = SplitLoad(kind: kind, fileID: file.fileID)
         try load.create(on: connection)
         return load
@@ -302,7 +303,7 @@ public final class FileLoader {
         return fresh
     }
 
-    private func stage(_ file: ClaimedFile, options: ReaderOptions, split: SplitLoad?,
+    private func stage(_ file: ClaimedFile, fileBytes: Int64, options: ReaderOptions, split: SplitLoad?,
                        shouldStop: () -> Bool, progress: (_ rows: Int, _ bytes: Int64) -> Void) throws -> Staged {
         var staged = Staged()
         // Two streams keep a batch each in flight besides the one being parsed.
@@ -317,7 +318,6 @@ public final class FileLoader {
         var splitMonths: Set<Int32> = []
         var suspects: [UInt8] = []
         var repeats: RepeatedKeyFilter?
-        let fileBytes = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.int64Value ?? 0
         var lastRenewal = ContinuousClock.now
         var rejectText: [UInt8] = []
         var bytesReported: Int64 = 0

@@ -869,7 +869,7 @@ create table raw_events_keys (
     event_id text not null
 );
 
-alter table raw_events_keys add constraint raw_events_keys_pkey PRIMARY KEY (app_id, event_id);
+alter table raw_events_keys add constraint raw_events_keys_pkey PRIMARY KEY (event_id, app_id);
 
 create table raw_installs (
     event_id text not null,
@@ -908,7 +908,7 @@ create table raw_invites_keys (
     event_id text not null
 );
 
-alter table raw_invites_keys add constraint raw_invites_keys_pkey PRIMARY KEY (app_id, event_id);
+alter table raw_invites_keys add constraint raw_invites_keys_pkey PRIMARY KEY (event_id, app_id);
 
 create table raw_opens (
     event_id text not null,
@@ -926,7 +926,7 @@ create table raw_opens_keys (
     event_id text not null
 );
 
-alter table raw_opens_keys add constraint raw_opens_keys_pkey PRIMARY KEY (app_id, event_id);
+alter table raw_opens_keys add constraint raw_opens_keys_pkey PRIMARY KEY (event_id, app_id);
 
 create table raw_purchases (
     event_id text not null,
@@ -946,7 +946,7 @@ create table raw_purchases_keys (
     event_id text not null
 );
 
-alter table raw_purchases_keys add constraint raw_purchases_keys_pkey PRIMARY KEY (app_id, event_id);
+alter table raw_purchases_keys add constraint raw_purchases_keys_pkey PRIMARY KEY (event_id, app_id);
 
 create table raw_retention (
     event_id text not null,
@@ -964,7 +964,7 @@ create table raw_retention_keys (
     event_id text not null
 );
 
-alter table raw_retention_keys add constraint raw_retention_keys_pkey PRIMARY KEY (app_id, event_id);
+alter table raw_retention_keys add constraint raw_retention_keys_pkey PRIMARY KEY (event_id, app_id);
 
 create table raw_steps (
     event_id text not null,
@@ -984,7 +984,7 @@ create table raw_steps_keys (
     event_id text not null
 );
 
-alter table raw_steps_keys add constraint raw_steps_keys_pkey PRIMARY KEY (app_id, event_id);
+alter table raw_steps_keys add constraint raw_steps_keys_pkey PRIMARY KEY (event_id, app_id);
 
 create table raw_ux (
     event_id text not null,
@@ -1029,7 +1029,7 @@ create table raw_ux_keys (
     event_id text not null
 );
 
-alter table raw_ux_keys add constraint raw_ux_keys_pkey PRIMARY KEY (app_id, event_id);
+alter table raw_ux_keys add constraint raw_ux_keys_pkey PRIMARY KEY (event_id, app_id);
 
 create table schema_migrations (
     version integer not null,

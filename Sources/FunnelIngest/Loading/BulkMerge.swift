@@ -109,14 +109,18 @@ enum BulkMerge {
         return loaded
     }
 
-    /// Merges a split load's rows of its kind (``SplitLoad``): the suspects' first copies and the
-    /// events already stored are found (reading only), the keys recorded, then, once the new
-    /// months' indexes are built (`waitForIndexes`: ``SplitIndexBuild`` builds them on the second
-    /// connection meanwhile), the first copies are added to the load table and the stored events
-    /// removed from it, and each of its months is attached to the raw table when the raw table
-    /// has no partition for it yet, else moved into the raw table through its indexes.
+    /// Merges a split load's rows of its kind (``SplitLoad``): the events already stored are found
+    /// and the keys recorded (reading the load table only), the suspects' first copies found, then,
+    /// once the new months' indexes are built (`waitForIndexes`: ``SplitIndexBuild`` builds them on
+    /// the second connection meanwhile), the first copies are added to the load table and the
+    /// stored events removed from it, and each of its months is attached to the raw table when the
+    /// raw table has no partition for it yet, else moved into the raw table through its indexes.
     /// `cleanRows` is what the COPY put in the load table. Returns the rows stored. The caller
     /// holds the transaction open and the kind's merge lock, and drops the load table afterwards.
+    ///
+    /// A kind with a key table records the load table's keys first and then finds the first copies
+    /// by probing the key table, which by then holds every stored or loaded key: reading the wide
+    /// load table once fewer. Installs (no key table) find the first copies against the load table.
     static func mergeSplit(_ connection: PostgresConnection, load: SplitLoad, months: Set<Int32>, cleanRows: Int,
                            waitForIndexes: () throws -> Void, logger: Logger) throws -> Int {
         let kind = load.kind
@@ -125,19 +129,35 @@ enum BulkMerge {
         try connection.execute("lock table \(rawTable) in share update exclusive mode")
         let newMonths = Set(try missingMonths(connection, kind: kind, months: months))
         try connection.execute("analyze \(SplitLoad.suspectsTable); drop table if exists split_first_copies, split_stored_keys")
-        try connection.execute(load.fill("split_first_copies.sql"))
         // Nothing stored yet (a first import of the kind): no join of every loaded row to learn it.
-        if try connection.query("select exists (select 1 from \(kind.keyTable ?? rawTable))").scalar(Bool.self) {
-            try connection.execute(load.fill("split_stored.sql"))
-        } else {
-            try connection.execute("create temp table split_stored_keys (app_id text, event_id text) on commit drop")
+        let anyStored = try connection.query("select exists (select 1 from \(kind.keyTable ?? rawTable))").scalar(Bool.self)
+        func findStored(_ statement: String) throws -> Bool {
+            guard anyStored else {
+                try connection.execute("create temp table split_stored_keys (app_id text, event_id text) on commit drop")
+                return false
+            }
+            try connection.execute(load.fill(statement))
+            try connection.execute("analyze split_stored_keys")
+            return try connection.query("select exists (select 1 from split_stored_keys)").scalar(Bool.self)
         }
-        steps.lap("first copies among suspects, stored events")
-        try recordKeys(connection, kind: kind, newKeys: cleanRows, insert: load.fill("split_keys.sql"), steps: &steps)
+        let storedFound: Bool
+        if kind.keyTable != nil {
+            storedFound = try findStored("split_stored.keyed.sql")
+            steps.lap("stored events")
+            try recordKeys(connection, kind: kind, newKeys: cleanRows,
+                           insert: load.fill(storedFound ? "split_keys.sql" : "bulk_insert_keys.sql"), steps: &steps)
+            try connection.execute(load.fill("split_first_copies.keyed.sql"))
+            try connection.execute(load.fill("split_first_copy_keys.sql"))
+            steps.lap("first copies among suspects")
+        } else {
+            try connection.execute(load.fill("split_first_copies.sql"))
+            storedFound = try findStored("split_stored.sql")
+            steps.lap("first copies among suspects, stored events")
+        }
         try waitForIndexes()
         steps.lap("new months' indexes")
-        let applied = try connection.query(load.fill("split_apply.sql"))
-        let added = try applied.rows[0].decode(Int.self, at: 0), removed = try applied.rows[0].decode(Int.self, at: 1)
+        let added = try connection.query(load.fill("split_apply.sql")).scalar(Int.self)
+        let removed = storedFound ? try connection.query(load.fill("split_remove_stored.sql")).scalar(Int.self) : 0
         let loaded = cleanRows + added - removed
         // The partitions leave with no default of their own, as the raw table's own have none.
         try connection.execute("alter table \(load.table) alter column file_id drop default")
@@ -164,6 +184,11 @@ enum BulkMerge {
         return loaded
     }
 
+    /// A key table's primary key columns (migration 0122): the event id leads, so a sort building
+    /// the key tells keys apart by their first column (one app's keys all share the app id, which
+    /// left every comparison to the second column: 5.7M keys in 4.5-6.2 s against 1.7 s).
+    static let keyColumns = "(event_id, app_id)"
+
     /// Inserts a merge's new keys into the kind's key table (none for installs) with `insert`. When
     /// the table holds fewer keys than `newKeys`, its primary key is dropped first and built again
     /// after, in one sorted pass, in the same transaction, so the key is never missing for anyone
@@ -176,7 +201,7 @@ enum BulkMerge {
         if rebuild { try connection.execute("alter table \(keyTable) drop constraint \(keyTable)_pkey") }
         try connection.execute(insert)
         if rebuild {
-            try connection.execute("alter table \(keyTable) add constraint \(keyTable)_pkey primary key (app_id, event_id)")
+            try connection.execute("alter table \(keyTable) add constraint \(keyTable)_pkey primary key \(keyColumns)")
         }
         steps.lap(rebuild ? "keys (primary key rebuilt)" : "keys")
     }

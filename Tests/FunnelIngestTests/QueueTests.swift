@@ -79,6 +79,52 @@ struct QueueTests {
                 "queue order by default")
     }
 
+    @Test("several workers take a file of a kind another worker is loading after the other kinds' files")
+    func claimOrderSpreadsKinds() throws {
+        let db = try LoaderFixture()
+        let opens = "event_id,app_id,user_id,opened_at\n"
+        let paths = [
+            try db.file("opens-large.csv", opens + (0..<40).map { "a\($0),app,u\($0),2024-05-01T10:00:00Z\n" }.joined()),
+            try db.file("opens-late.csv", opens + (0..<30).map { "b\($0),app,u\($0),2024-05-01T10:00:00Z\n" }.joined()),
+            try db.file("steps-small.csv", "event_id,app_id,user_id,step,occurred_at\ns1,app,u1,welcome,2024-05-01T10:00:00Z\n"),
+        ]
+        let fileIDs = try enqueue(db, paths)
+        let queue = IngestQueue(connection: db.connection)
+        #expect(try queue.claim(workerID: "w1", leaseSeconds: 30, among: fileIDs, largestFirst: true)?.fileID == fileIDs[0])
+        #expect(try queue.claim(workerID: "w2", leaseSeconds: 30, among: fileIDs, largestFirst: true)?.fileID == fileIDs[2],
+                "the steps file before the second opens file, larger but of a kind being loaded")
+        #expect(try queue.claim(workerID: "w2", leaseSeconds: 30, among: fileIDs, largestFirst: true)?.fileID == fileIDs[1])
+    }
+
+    @Test("a file waits to merge while a split load of its kind is under way, then merges")
+    func waitsForSplitLoadOfItsKind() throws {
+        let db = try LoaderFixture()
+        let path = try db.file("opens-late.csv", "event_id,app_id,user_id,opened_at\n"
+            + (0..<3).map { "o\($0),app,u\($0),2024-05-01T10:00:00Z\n" }.joined())
+        // Another worker's split load of opens, as FileLoader holds it from its COPY to its commit.
+        let splitLoader = try db.settings.connect()
+        try splitLoader.query("select pg_advisory_lock_shared($1)", [FileLoader.splitLoadLock(.opens).value])
+        let settings = db.settings
+        let finished = Locked<Result<Int, any Error>?>(nil)
+        Thread {
+            let outcome = Result<Int, any Error> {
+                try IngestRun(settings: settings, kind: nil, assumeTimeZone: nil, workers: 1)
+                    .run(files: [path], stop: StopFlag(), progress: IngestProgress(), logger: LoaderFixture.quietLogger)
+                    .count
+            }
+            finished.withLock { $0 = outcome }
+        }.start()
+        #expect(try db.wait(seconds: 30) { try db.count("select count(*) from ingest_files where status = 'loading'") == 1 })
+        #expect(try !db.wait(seconds: 1.5) { try db.count("select count(*) from raw_opens") > 0 },
+                "merged while the split load of its kind was under way")
+        #expect(finished.withLock { $0 } == nil)
+        try splitLoader.query("select pg_advisory_unlock_shared($1)", [FileLoader.splitLoadLock(.opens).value])
+        #expect(db.wait(seconds: 60) { finished.withLock { $0 } != nil })
+        #expect(try finished.withLock { $0 }?.get() == 1)
+        #expect(try db.rows("select status, rows_loaded::text from ingest_files") == [["loaded", "3"]])
+        #expect(try db.count("select count(*) from raw_opens") == 3)
+    }
+
     @Test("two runs ingesting the same files at once each report only what they loaded themselves")
     func concurrentRunsReportTheirOwnLoads() throws {
         let db = try LoaderFixture()

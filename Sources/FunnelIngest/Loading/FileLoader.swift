@@ -79,6 +79,14 @@ public final class FileLoader {
         // The file's size as stored: whether two streams load it, and how large its repeated-key filter is.
         let fileBytes = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.int64Value ?? 0
         let split = try splitLoad(file, fileBytes: fileBytes)
+        // Held from the split load's first COPY to its merge's commit: a smaller file of its kind
+        // waits for it before merging (waitForSplitLoads).
+        if let split { try connection.query("select pg_advisory_lock_shared($1)", [Self.splitLoadLock(split.kind).value]) }
+        defer {
+            if let split, connection.isHealthy {
+                _ = try? connection.query("select pg_advisory_unlock_shared($1)", [Self.splitLoadLock(split.kind).value])
+            }
+        }
         var options = ReaderOptions(kind: file.kind, assumeTimeZone: file.assumeTimeZone, now: now)
         options.expansion = expansion
         let clock = ContinuousClock()
@@ -86,6 +94,8 @@ public final class FileLoader {
         var staged = try stage(file, fileBytes: fileBytes, options: options, split: split, shouldStop: shouldStop, progress: progress)
         connection.logger.debug("file staged", metadata: ["file.path": "\(file.path)", "load.seconds": .string((clock.now - started).secondsText)])
         if shouldStop() { throw LoadInterruption.stopRequested }
+        try waitForSplitLoads(of: EventKind.allCases.filter { $0 != split?.kind && staged.rows[$0, default: 0] > 0 },
+                              file: file, shouldStop: shouldStop)
         // Partitions are created before, not inside, the merge transaction: creating one locks
         // its parent until commit, and empty partitions are harmless if this load then fails.
         // Only the months that hold rows get one: a stray row from 2000 among today's must not
@@ -240,6 +250,40 @@ public final class FileLoader {
     /// tables would refuse a second copy by themselves).
     public static func mergeLock(_ kind: EventKind) -> AdvisoryLockKey {
         AdvisoryLockKey("funnel.ingest.merge.\(kind.rawValue)")
+    }
+
+    /// The advisory lock a split load of a kind holds shared (``SplitLoad``) until its merge commits.
+    public static func splitLoadLock(_ kind: EventKind) -> AdvisoryLockKey {
+        AdvisoryLockKey("funnel.ingest.split.\(kind.rawValue)")
+    }
+
+    /// Waits, before the merge, while another worker's split load of one of `kinds` is under way.
+    /// A split load's months become the raw table's partitions at its merge only if the raw table
+    /// has none for them yet; a small file of the same kind merged first (a history's late
+    /// telemetry, 66k rows, beside its 5.7M-row file) makes those months, and the large file's
+    /// rows then go through the raw table's indexes one by one: 28 s instead of an attach. So the
+    /// small file waits, renewing its lease; the queue gives such a file to a worker last
+    /// (`claim_file.sql`), so the wait is usually short or none. Only polls (a lock that is free is
+    /// let go at once): a waiting load holds no lock a split load needs.
+    func waitForSplitLoads(of kinds: [EventKind], file: ClaimedFile, shouldStop: () -> Bool) throws {
+        var lastRenewal = ContinuousClock.now
+        var logged = false
+        for kind in kinds where kind.isEvent {
+            while !(try connection.tryAdvisoryLock(Self.splitLoadLock(kind))) {
+                if !logged {
+                    connection.logger.debug("waiting for a split load of the kind to merge first",
+                                            metadata: ["file.path": "\(file.path)", "load.kind": "\(kind.rawValue)"])
+                    logged = true
+                }
+                if shouldStop() { throw LoadInterruption.stopRequested }
+                if ContinuousClock.now - lastRenewal > .seconds(leaseSeconds / 3) {
+                    try renewLease(file)
+                    lastRenewal = ContinuousClock.now
+                }
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+            try connection.advisoryUnlock(Self.splitLoadLock(kind))
+        }
     }
 
     /// Consecutive months (as `year * 12 + month - 1`) grouped into closed ranges, in order.

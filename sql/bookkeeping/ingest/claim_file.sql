@@ -8,14 +8,21 @@
 -- files keeps the first file's row. A run with several workers ($4) takes the largest first
 -- instead: the longest loads start at once and the small files fill in beside them (a day of
 -- telemetry otherwise started last and ran alone: 4.1-5.4 s for a bench day's 15 files against
--- 2.8-3.5 s). Workers already made which of two files' copies of an event wins a race; restated
--- ad spend is decided by file_id whatever the order (merge_ad_spend.sql).
+-- 2.8-3.5 s), and a file of a kind another worker is loading after every other kind's: a small
+-- file merged before a large one of its kind makes the months the large one would have attached
+-- whole (FileLoader.waitForSplitLoads). Workers already made which of two files' copies of an
+-- event wins a race; restated ad spend is decided by file_id whatever the order
+-- (merge_ad_spend.sql).
 with candidate as (
-    select file_id
-    from ingest_files
-    where (status = 'queued' or (status = 'loading' and lease_expires_at < now()))
-      and ($3::bigint[] is null or file_id = any ($3::bigint[]))
-    order by case when $4::boolean then size_bytes else 0 end desc, enqueued_at, file_id
+    select f.file_id
+    from ingest_files f
+    where (f.status = 'queued' or (f.status = 'loading' and f.lease_expires_at < now()))
+      and ($3::bigint[] is null or f.file_id = any ($3::bigint[]))
+    order by case when $4::boolean then exists (
+                 select 1 from ingest_files o
+                 where o.status = 'loading' and o.kind = f.kind and o.file_id <> f.file_id
+                   and o.lease_expires_at >= now()) else false end,
+             case when $4::boolean then f.size_bytes else 0 end desc, f.enqueued_at, f.file_id
     limit 1
     for update skip locked
 )

@@ -267,16 +267,17 @@ public final class FileLoader {
     /// let go at once): a waiting load holds no lock a split load needs.
     func waitForSplitLoads(of kinds: [EventKind], file: ClaimedFile, shouldStop: () -> Bool) throws {
         var lastRenewal = ContinuousClock.now
-        var logged = false
+        var waiting = false
         for kind in kinds where kind.isEvent {
             while !(try connection.tryAdvisoryLock(Self.splitLoadLock(kind))) {
-                if !logged {
+                if shouldStop() { throw LoadInterruption.stopRequested }
+                if !waiting {
                     connection.logger.debug("waiting for a split load of the kind to merge first",
                                             metadata: ["file.path": "\(file.path)", "load.kind": "\(kind.rawValue)"])
-                    logged = true
-                }
-                if shouldStop() { throw LoadInterruption.stopRequested }
-                if ContinuousClock.now - lastRenewal > .seconds(leaseSeconds / 3) {
+                    waiting = true
+                    try renewLease(file)
+                    lastRenewal = ContinuousClock.now
+                } else if ContinuousClock.now - lastRenewal > .seconds(leaseSeconds / 3) {
                     try renewLease(file)
                     lastRenewal = ContinuousClock.now
                 }

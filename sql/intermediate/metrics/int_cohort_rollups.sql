@@ -41,7 +41,11 @@ group by f.cohort_date, f.network, f.campaign, f.country, f.platform, f.app_id;
 with settings as (
     select max_day from compute_settings where app_id = ''
 ), scoped as (
-    select f.* from int_user_facts f
+    -- only the columns below: the facts' whole rows (350 bytes at 300k users) made the join to
+    -- the users' days hash the days instead
+    select f.app_id, f.user_id, f.cohort_date, f.network, f.campaign, f.country, f.platform,
+           f.first_purchase_day, f.last_active_day
+    from int_user_facts f
     join compute_scope sc on sc.app_id = f.app_id and sc.cohort_date = f.cohort_date
 ), contributions as (
     select f.app_id, f.cohort_date, f.network, f.campaign, f.country, f.platform, d.day_n,

@@ -56,55 +56,25 @@ with stats as materialized (
                             (p.app_id, p.funnel, p.step_index, p.country),
                             (p.app_id, p.funnel, p.step_index, p.platform))
 ), counts as (
-    -- one join per breakdown, each hashing its few groups and reading the points once
+    -- One read of the points, each met with its groups under the five breakdowns (all, network,
+    -- campaign, country, platform) by one hash join on the group's key. The subquery is kept whole
+    -- (offset 0): flattened, the planner joined every point to every breakdown's groups of its step
+    -- (22M pairs at 300k users) and filtered after, 18 s; five joins, one per breakdown, probing the
+    -- points per group took 3.5 s; this 1.8 s.
     select s.app_id, s.funnel, s.step_index, s.dim, s.dim_value,
            count(*) filter (where p.seconds < s.anchor_seconds) as below,
            count(*) filter (where p.seconds = s.anchor_seconds) as ties
-    from stats s
-    join int_funnel_points p
-      on p.app_id = s.app_id and p.funnel = s.funnel and p.step_index = s.step_index
-     and p.seconds <= s.anchor_seconds
-    where s.dim = 'all'
-    group by s.app_id, s.funnel, s.step_index, s.dim, s.dim_value
-    union all
-    select s.app_id, s.funnel, s.step_index, s.dim, s.dim_value,
-           count(*) filter (where p.seconds < s.anchor_seconds) as below,
-           count(*) filter (where p.seconds = s.anchor_seconds) as ties
-    from stats s
-    join int_funnel_points p
-      on p.app_id = s.app_id and p.funnel = s.funnel and p.step_index = s.step_index and p.network = s.dim_value
-     and p.seconds <= s.anchor_seconds
-    where s.dim = 'network'
-    group by s.app_id, s.funnel, s.step_index, s.dim, s.dim_value
-    union all
-    select s.app_id, s.funnel, s.step_index, s.dim, s.dim_value,
-           count(*) filter (where p.seconds < s.anchor_seconds) as below,
-           count(*) filter (where p.seconds = s.anchor_seconds) as ties
-    from stats s
-    join int_funnel_points p
-      on p.app_id = s.app_id and p.funnel = s.funnel and p.step_index = s.step_index and p.campaign = s.dim_value
-     and p.seconds <= s.anchor_seconds
-    where s.dim = 'campaign'
-    group by s.app_id, s.funnel, s.step_index, s.dim, s.dim_value
-    union all
-    select s.app_id, s.funnel, s.step_index, s.dim, s.dim_value,
-           count(*) filter (where p.seconds < s.anchor_seconds) as below,
-           count(*) filter (where p.seconds = s.anchor_seconds) as ties
-    from stats s
-    join int_funnel_points p
-      on p.app_id = s.app_id and p.funnel = s.funnel and p.step_index = s.step_index and p.country = s.dim_value
-     and p.seconds <= s.anchor_seconds
-    where s.dim = 'country'
-    group by s.app_id, s.funnel, s.step_index, s.dim, s.dim_value
-    union all
-    select s.app_id, s.funnel, s.step_index, s.dim, s.dim_value,
-           count(*) filter (where p.seconds < s.anchor_seconds) as below,
-           count(*) filter (where p.seconds = s.anchor_seconds) as ties
-    from stats s
-    join int_funnel_points p
-      on p.app_id = s.app_id and p.funnel = s.funnel and p.step_index = s.step_index and p.platform = s.dim_value
-     and p.seconds <= s.anchor_seconds
-    where s.dim = 'platform'
+    from (
+        select p.app_id, p.funnel, p.step_index, p.seconds, d.dim, d.dim_value
+        from int_funnel_points p
+        cross join lateral (values ('all', 'all'), ('network', p.network), ('campaign', p.campaign),
+                                   ('country', p.country), ('platform', p.platform)) d (dim, dim_value)
+        offset 0
+    ) p
+    join stats s
+      on s.app_id = p.app_id and s.funnel = p.funnel and s.step_index = p.step_index
+     and s.dim = p.dim and s.dim_value = p.dim_value
+    where p.seconds <= s.anchor_seconds
     group by s.app_id, s.funnel, s.step_index, s.dim, s.dim_value
 ), starts as (
     select app_id,

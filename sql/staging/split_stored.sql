@@ -1,6 +1,7 @@
--- split_stored: the events of a split load already stored ({{stored_keys}}: the kind's key table,
--- or raw_installs), which the daily merge would skip: among the load table's rows and the
--- suspects' first copies. Reads only (the load table's indexes may be built meanwhile).
+-- split_stored: the events of a split load of installs already stored ({{stored_keys}}:
+-- raw_installs; a kind with a key table takes split_stored.keyed.sql), which the daily merge would
+-- skip: among the load table's rows and the suspects' first copies. Reads only (the load table's
+-- indexes may be built meanwhile).
 -- Grain: one row per (app_id, event_id) of the file already stored. Inputs: {{load_table}},
 -- split_first_copies, {{stored_keys}}. Writes the transaction's temporary table split_stored_keys.
 -- The caller holds the kind's merge lock.

@@ -20,10 +20,7 @@ public struct WorkerPool: Sendable {
     /// Serves the queue until stopped.
     public func serve(stop: StopFlag, logger: Logger) throws {
         logger.info("worker started", metadata: ["workers": "\(workers)", "db": "\(settings.redactedDescription)"])
-        let swept = try IngestQueue(connection: settings.connect(logger: logger)).sweepLeftoverLoadTables()
-        if !swept.isEmpty {
-            logger.info("dropped load tables that stopped loads left", metadata: ["ingest.tables": "\(swept.joined(separator: ","))"])
-        }
+        try IngestQueue(connection: settings.connect(logger: logger)).sweepLeftoverLoadTables()
         let group = DispatchGroup()
         let failures = Failures()
         for index in 0..<workers {

@@ -36,8 +36,13 @@ enum BulkMerge {
     /// The monthly partition name of a raw table, as `ensure_month_partitions` names it
     /// (`raw_ux_2024_05`), for a month given as `year * 12 + month - 1`.
     static func partitionName(_ kind: EventKind, month: Int32) -> String {
+        kind.rawTable + monthSuffix(month)
+    }
+
+    /// A monthly partition's suffix (`_2024_05`) for a month given as `year * 12 + month - 1`.
+    static func monthSuffix(_ month: Int32) -> String {
         let (year, monthIndex) = Int(month).quotientAndRemainder(dividingBy: 12)
-        return kind.rawTable + String(format: "_%04d_%02d", year, monthIndex + 1)
+        return String(format: "_%04d_%02d", year, monthIndex + 1)
     }
 
     /// The months among `months` whose partition of the kind's raw table does not exist yet.

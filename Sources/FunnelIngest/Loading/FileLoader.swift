@@ -277,10 +277,8 @@ public final class FileLoader {
                     waiting = true
                     try renewLease(file)
                     lastRenewal = ContinuousClock.now
-                } else if ContinuousClock.now - lastRenewal > .seconds(leaseSeconds / 3) {
-                    try renewLease(file)
-                    lastRenewal = ContinuousClock.now
                 }
+                try renewLeaseWhenDue(file, lastRenewal: &lastRenewal)
                 Thread.sleep(forTimeInterval: 0.1)
             }
             try connection.advisoryUnlock(Self.splitLoadLock(kind))
@@ -428,10 +426,7 @@ public final class FileLoader {
                 pipeline.recycle(sink)
             }
             if shouldStop() { throw LoadInterruption.stopRequested }
-            if ContinuousClock.now - lastRenewal > .seconds(leaseSeconds / 3) {
-                try renewLease(file)
-                lastRenewal = ContinuousClock.now
-            }
+            try renewLeaseWhenDue(file, lastRenewal: &lastRenewal)
         }
         try second?.finish()
         if let repeats, repeats.isComplete {
@@ -448,6 +443,13 @@ public final class FileLoader {
                 accounted: staged.counts.lines.lines - staged.counts.lines.recordLines + Int64(staged.counts.rowsRead))
         }
         return staged
+    }
+
+    /// Renews the lease when a third of it has passed since `lastRenewal`.
+    private func renewLeaseWhenDue(_ file: ClaimedFile, lastRenewal: inout ContinuousClock.Instant) throws {
+        guard ContinuousClock.now - lastRenewal > .seconds(leaseSeconds / 3) else { return }
+        try renewLease(file)
+        lastRenewal = ContinuousClock.now
     }
 
     private func renewLease(_ file: ClaimedFile) throws {

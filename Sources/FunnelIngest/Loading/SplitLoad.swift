@@ -17,10 +17,10 @@ import PostgresClient
 /// new goes to the load table, so its rows are each the first copy of their event. The others
 /// (later copies and a few false positives) go to the session's `split_suspects` with their
 /// place in the file. The merge
-/// (``BulkMerge/mergeSplit(_:load:months:cleanRows:waitForIndexes:logger:)``) finds the first
-/// copy of each event that has none in the load table (`split_first_copies.sql`) and the events
-/// already stored (`split_stored.sql`), records the keys while ``SplitIndexBuild`` builds the new
-/// months' indexes, then completes the load table (`split_apply.sql`) and attaches its months.
+/// (``BulkMerge/mergeSplit(_:load:months:cleanRows:waitForIndexes:logger:)``) finds the events
+/// already stored, records the keys and finds the first copy of each event that has none in the
+/// load table while ``SplitIndexBuild`` builds the new months' indexes, then completes the load
+/// table (`split_apply.sql`, `split_remove_stored.sql`) and attaches its months.
 ///
 /// The load table is dropped in the file's merge transaction; a load that died before leaves it
 /// to the next load of the file, which drops it before loading again, or to the next ingest's
@@ -36,10 +36,7 @@ struct SplitLoad {
     static let suspectsTable = "split_suspects"
 
     /// The load table's partition of a month (`year * 12 + month - 1`).
-    func partition(_ month: Int32) -> String {
-        let (year, monthIndex) = Int(month).quotientAndRemainder(dividingBy: 12)
-        return table + String(format: "_%04d_%02d", year, monthIndex + 1)
-    }
+    func partition(_ month: Int32) -> String { table + BulkMerge.monthSuffix(month) }
 
     /// The COPY of the kind's fields into the load table (file_id takes its default).
     var copyStatement: String { "copy \(table) (\(kind.fieldNames.joined(separator: ", "))) from stdin" }

@@ -1,5 +1,6 @@
 public import FunnelCore
 import FunnelSQL
+import Logging
 public import PostgresClient
 
 /// The ingest queue in `ingest_files`: enqueueing by content checksum, claiming with
@@ -63,8 +64,8 @@ public struct IngestQueue {
 
     /// Drops the tables split loads left (``SplitLoad``: a load that died, or a file that finally
     /// failed) whose file no worker is loading, each in a transaction holding the file's queue row,
-    /// so a worker claiming the file meanwhile waits and then makes its table afresh. Returns the
-    /// tables dropped.
+    /// so a worker claiming the file meanwhile waits and then makes its table afresh. Logs and
+    /// returns the tables dropped.
     @discardableResult
     public func sweepLeftoverLoadTables() throws -> [String] {
         let leftovers = try connection.query(SQLCatalog.text("bookkeeping/ingest/leftover_load_tables.sql"))
@@ -77,6 +78,9 @@ public struct IngestQueue {
                 try connection.execute("drop table if exists \(try connection.quoteIdentifier(table))")
                 dropped.append(table)
             }
+        }
+        if !dropped.isEmpty {
+            connection.logger.info("dropped load tables that stopped loads left", metadata: ["ingest.tables": "\(dropped.joined(separator: ","))"])
         }
         return dropped
     }

@@ -81,10 +81,7 @@ public struct IngestRun: Sendable {
         let checksums = Self.checksums(files, threads: workers)
         let connection = try settings.connect(logger: logger)
         let queue = IngestQueue(connection: connection)
-        let swept = try queue.sweepLeftoverLoadTables()
-        if !swept.isEmpty {
-            logger.info("dropped load tables that stopped loads left", metadata: ["ingest.tables": "\(swept.joined(separator: ","))"])
-        }
+        try queue.sweepLeftoverLoadTables()
         var pending: [Int: FileReport] = [:]
         var tracked: [Int: Int64] = [:]
         var firstPathOfFile: [Int64: String] = [:]

@@ -1,6 +1,7 @@
 import Foundation
 import FunnelBench
-import FunnelCompute
+@testable import FunnelCompute
+import FunnelCore
 import Logging
 import PostgresClient
 import Testing
@@ -121,6 +122,44 @@ struct FrictionComputationTests {
         #expect(try d1[0].decode(Double.self, at: 1) == 1)
         #expect(try d1[0].decode(Int.self, at: 2) == 1)
         #expect(try d1[0].decode(Double.self, at: 3) == 0)
+    }
+
+    @Test("a session's events stored out of time order are judged in time order, on a rebuild and on a scope alike")
+    func eventsJudgedInTimeOrder() throws {
+        let connection = try TestCluster.freshDatabase(migrated: true).connect()
+        try FrictionFixtures.prepare(connection)
+        try FrictionFixtures.install(connection, user: "u1", platform: "ios")
+        let action: [Double] = [16, 424, 358, 50]
+        let keyboard: [Double] = [0, 400, 390, 444]
+        // Stored last event first: the session index hands equal keys back in the order they were stored.
+        try FrictionFixtures.ux(connection, user: "u1", seconds: 3, screen: "signup", type: "keyboard",
+                                phase: "did_show", keyboard: keyboard, action: action)
+        try FrictionFixtures.ux(connection, user: "u1", seconds: 2, screen: "signup", type: "keyboard",
+                                phase: "did_change_frame", keyboard: keyboard, action: action)
+        try FrictionFixtures.ux(connection, user: "u1", seconds: 1, screen: "signup", type: "screen_view", action: action)
+        func episodes() throws -> [String] {
+            try connection.query("""
+                select concat_ws('|', user_id, screen, friction_type, occurred_at, platform) from fct_friction_episodes
+                order by 1
+                """).map { try $0.decode(String.self, at: 0) }
+        }
+        _ = try FrictionComputation().run(on: connection, logger: logger)
+        let rebuilt = try episodes()
+        #expect(rebuilt == ["u1|signup|keyboard_covers_action|2024-05-01 00:00:02+00|ios"])
+        let day = PostgresDate(year: 2024, month: 5, day: 1)
+        _ = try FrictionComputation().run(on: connection, scope: FrictionScope(from: day, to: day), logger: logger)
+        #expect(try episodes() == rebuilt)
+    }
+
+    @Test("events of the same moment are ordered by event id, as the C collation orders text")
+    func sameMomentByEventID() {
+        func event(_ time: Double, _ screen: String) -> FrictionEvent {
+            FrictionEvent(time: time, screen: screen, type: "screen_view")
+        }
+        var events = [event(2, "b"), event(1, "z"), event(2, "a"), event(2, "c")]
+        let ids = ["e-b", "e-z", "e-B", "e-b2"].map { Array($0.utf8) }
+        FrictionComputation.sortByTime(&events, eventIDs: ids)
+        #expect(events.map(\.screen) == ["z", "a", "b", "c"])
     }
 
     @Test("sessions that straddle fetch batches give the same episodes as one big batch")

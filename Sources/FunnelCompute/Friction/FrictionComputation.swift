@@ -143,8 +143,9 @@ public struct FrictionComputation: Sendable {
             try connection.execute(SQLCatalog.text("intermediate/friction/work_tables.sql"))
             // The sessions to rescan are chosen first: the new files' sessions are those of the
             // files no run has read, which the outcomes' fold records as read.
+            // A rebuild of every session reads them all without listing them first.
             let scopeStart = Date()
-            if scope.rescansSessions {
+            if scope.rescansSessions && !scope.rebuildsEverything {
                 try connection.query(SQLCatalog.text("intermediate/friction/scope_sessions.sql"),
                                      [scope.apps, scope.from, scope.to, scope.newFilesOnly])
             }
@@ -170,9 +171,12 @@ public struct FrictionComputation: Sendable {
             ])
             if scope.rescansSessions {
                 let episodeStart = Date()
-                try connection.query(SQLCatalog.text("marts/friction/fct_friction_episodes.delete_scope.sql"))
+                try connection.query(SQLCatalog.text(scope.rebuildsEverything ? "marts/friction/fct_friction_episodes.delete_all.sql"
+                                                                              : "marts/friction/fct_friction_episodes.delete_scope.sql"))
                 try rebuildEpisodes(on: connection, wholeHistory: scope.rebuildsEverything, summary: &summary)
-                if !rebuildsOutcomes {
+                if scope.rebuildsEverything {
+                    try connection.execute(SQLCatalog.text("marts/friction/fct_friction_episodes.platforms.all.sql"))
+                } else if !rebuildsOutcomes {
                     try connection.execute(SQLCatalog.text("marts/friction/fct_friction_episodes.platforms.sql"))
                 }
                 summary.episodeSeconds = scopeSeconds + Date().timeIntervalSince(episodeStart)
@@ -188,10 +192,13 @@ public struct FrictionComputation: Sendable {
             try connection.execute(SQLCatalog.text(rebuildsOutcomes ? "intermediate/friction/int_friction_hits.sql" : "intermediate/friction/int_friction_hits.fold.sql"))
 
             let impactStart = Date()
+            // The apps with sessions rescanned (after a rebuild, every app with telemetry: the
+            // outcomes' fold listed their screens) or with episodes.
             let apps = try (dayRuleChanged ? nil : scope.apps) ?? connection.query("""
                 select distinct app_id from friction_scope_sessions
+                union select distinct app_id from int_friction_screens where $1::boolean
                 union select distinct app_id from fct_friction_episodes order by 1
-                """).map { try $0.decode(String.self, at: 0) }
+                """, [scope.rebuildsEverything]).map { try $0.decode(String.self, at: 0) }
             try recomputeImpact(on: connection, apps: apps, summary: &summary)
             try ComputeLedger(connection).recordComputedUnder(lane: .friction)
             summary.impactSeconds = Date().timeIntervalSince(impactStart)

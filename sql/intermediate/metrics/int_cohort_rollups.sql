@@ -88,8 +88,10 @@ group by d.cohort_date, d.day_n, d.network, d.app_id
 having sum(d.active_users) <> 0 or sum(d.last_active_users) <> 0 or sum(d.revenue_usd) <> 0
     or sum(d.payers) <> 0 or sum(d.new_payers) <> 0;
 
-with brackets as (
-    select b.bracket, b.bracket_index::integer - 1 as bracket_index
+with brackets as materialized (
+    select b.bracket, b.bracket_index::integer - 1 as bracket_index,
+           case when not lower_inf(b.bracket) and not upper_inf(b.bracket)
+                then array(select generate_series(lower(b.bracket), upper(b.bracket) - 1)) end as days
     from compute_settings s
     cross join lateral unnest(s.brackets) with ordinality as b (bracket, bracket_index)
     where s.app_id = ''
@@ -97,11 +99,14 @@ with brackets as (
 -- Each scope user's active days are in their facts, just rebuilt from scope_user_days (the days
 -- with `active`, scope_user_state.sql): one row per user and bracket tested on the list,
 -- instead of every active day paired with every bracket and grouped by user again (the same rows
--- at 300k users in 2.3 s against 5.5 s).
+-- at 300k users in 2.3 s against 5.5 s). A bounded bracket is tested as the overlap of the list
+-- with the bracket's days (`&&`, one call): 1.3-1.4 s against 2.0 s for the test day by day, kept
+-- for a bracket open at either end.
 insert into int_cohort_bracket_rollup
 select f.app_id, f.cohort_date, f.network, f.campaign, f.country, f.platform, b.bracket_index, count(*)
 from int_user_facts f
 join compute_scope sc on sc.app_id = f.app_id and sc.cohort_date = f.cohort_date
 cross join brackets b
-where exists (select 1 from unnest(f.active_days) as d (day_n) where b.bracket @> d.day_n)
+where case when b.days is not null then f.active_days && b.days
+           else exists (select 1 from unnest(f.active_days) as d (day_n) where b.bracket @> d.day_n) end
 group by f.cohort_date, b.bracket_index, f.network, f.campaign, f.country, f.platform, f.app_id;

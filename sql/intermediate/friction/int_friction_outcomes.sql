@@ -4,8 +4,11 @@
 -- after the first install (cohort_day_start in the reporting time zone $1 under the day rule $2),
 -- and whether an open fell within them. int_friction_outcomes.fold.sql does the same for the few users of an
 -- incremental run, by probes instead of these whole-table joins.
+-- Each outcome is counted in its class at once (counted_class, by its app's last data day in
+-- int_friction_apps), which int_friction_screen_counts.sql counts the reached screens by: updated
+-- afterwards, the 340k outcomes of a 300k-user history took 1.5-2 s more.
 -- Grain: one row per (app_id, user_id) inserted. Reads: int_friction_reached, raw_steps,
--- raw_installs, raw_opens (from the earliest day 1 on).
+-- raw_installs, raw_opens (from the earliest day 1 on), int_friction_apps.
 with users as materialized (
     select distinct r.app_id, r.user_id
     from int_friction_reached r
@@ -31,13 +34,17 @@ with users as materialized (
     where o.opened_at >= f.day1_from
       and o.opened_at < f.day1_to
       and o.opened_at >= (select min(day1_from) from first_installs)
+), apps as materialized (
+    select app_id, data_through from int_friction_apps
 )
-insert into int_friction_outcomes as o (app_id, user_id, completed, day1_from, day1_to, returned_d1)
-select u.app_id, u.user_id, c.user_id is not null, f.day1_from, f.day1_to, r.user_id is not null
+insert into int_friction_outcomes as o (app_id, user_id, completed, day1_from, day1_to, returned_d1, counted_class)
+select u.app_id, u.user_id, c.user_id is not null, f.day1_from, f.day1_to, r.user_id is not null,
+       friction_outcome_class(c.user_id is not null, f.day1_to, r.user_id is not null, a.data_through)
 from users u
 left join completed c on c.app_id = u.app_id and c.user_id = u.user_id
 left join first_installs f on f.app_id = u.app_id and f.user_id = u.user_id
 left join returned r on r.app_id = u.app_id and r.user_id = u.user_id
+left join apps a on a.app_id = u.app_id
 on conflict (app_id, user_id) do update
 set completed = excluded.completed, day1_from = excluded.day1_from, day1_to = excluded.day1_to,
-    returned_d1 = excluded.returned_d1
+    returned_d1 = excluded.returned_d1, counted_class = excluded.counted_class

@@ -202,9 +202,10 @@ public struct ComputeEngine: Sendable {
         // updated in place, the general users' derived again from their state and onboarding.
         try timed("int_user_funnel_steps") { try evaluateCustomFunnels(connection) }
         try timed("int_user_retention") { try evaluateCustomRetention(connection) }
-        for step in ["int_user_facts.fold", "scope_onboarding", "int_user_facts", "int_user_facts.inviters"] {
+        for step in ["int_user_facts.fold", "scope_onboarding", "int_user_facts"] {
             try timed(step) { try connection.execute(SQLCatalog.text("intermediate/metrics/\(step).sql")) }
         }
+        try timed("int_user_facts.inviters") { try linkInviters(connection, from: .facts) }
         // As for the cohort rebuild's rollups: hashing the contributions by their six or seven
         // keys beats sorting them (466 -> 270 ms for the day rollup at 3M events). Only here:
         // elsewhere in the fold, plans without sorts were far worse.
@@ -236,11 +237,14 @@ public struct ComputeEngine: Sendable {
         try timed("int_scope_user_days") { try connection.execute(SQLCatalog.text("intermediate/metrics/scope_user_days.sql")) }
         if wholeHistory { try connection.execute("set local work_mem = '\(Self.workMem)'; set local enable_hashagg = on") }
         try timed("user_activity") { try sumActivity(connection, of: .allDays) }
+        if wholeHistory {
+            try timed("int_user_facts_inviters") { try linkInviters(connection, from: .installs) }
+        }
         for step in ["scope_user_state", "scope_onboarding", "int_user_facts"] {
             try timed(step) { try connection.execute(SQLCatalog.text("intermediate/metrics/\(step).sql")) }
         }
-        // Facts rewritten in bulk need fresh statistics before the inviter lookup joins them; a
-        // few cohorts' worth leaves the statistics as good as they were.
+        // Facts rewritten in bulk need fresh statistics before the inviter lookup and the rollups
+        // join them; a few cohorts' worth leaves the statistics as good as they were.
         // On Citus the facts are sharded: the coordinator's table is empty (its statistics say
         // nothing), each worker analyzes its own shards, and Citus refuses an ANALYZE (a DDL to it)
         // of shards this transaction has already read over several connections.
@@ -249,8 +253,8 @@ public struct ComputeEngine: Sendable {
         if try !connection.hasExtension("citus") && (rows < 0 || Double(users) * 5 > rows) {
             try timed("analyze int_user_facts") { try connection.execute("analyze int_user_facts") }
         }
-        try timed("int_user_facts_inviters") {
-            try connection.execute(SQLCatalog.text("intermediate/metrics/int_user_facts.inviters.sql"))
+        if !wholeHistory {
+            try timed("int_user_facts_inviters") { try linkInviters(connection, from: .facts) }
         }
         try timed("int_user_funnel_steps") { try evaluateCustomFunnels(connection) }
         try timed("int_user_retention") { try evaluateCustomRetention(connection) }
@@ -262,6 +266,25 @@ public struct ComputeEngine: Sendable {
         try connection.execute("set local enable_sort = on")
         try timed("compute_state") { try connection.execute(SQLCatalog.text("bookkeeping/metrics/compute_state.sql")) }
         return users
+    }
+
+    /// Where `int_user_facts.inviters.sql` reads the inviters' attribution: the scope's installs
+    /// before the facts are written (a rebuild of all history: every inviter is in the scope), or
+    /// the facts after (any other run: an inviter may lie outside the scope).
+    private enum InviterSource: String {
+        case installs = "scope_installs"
+        case facts = "int_user_facts"
+    }
+
+    /// Links the viral scope users to their inviters (`scope_inviters`); from the facts, writes
+    /// the links into them at once (`int_user_facts.inviters.apply.sql`). The table name comes from
+    /// `InviterSource`, never from input.
+    private func linkInviters(_ connection: PostgresConnection, from source: InviterSource) throws {
+        let template = SQLCatalog.text("intermediate/metrics/int_user_facts.inviters.sql")
+        try connection.execute(template.replacingOccurrences(of: "{{inviters}}", with: source.rawValue))
+        if source == .facts {
+            try connection.execute(SQLCatalog.text("intermediate/metrics/int_user_facts.inviters.apply.sql"))
+        }
     }
 
     /// The days `scope_user_activity.sql` sums per user: every day of the scope's users (a rebuild) or

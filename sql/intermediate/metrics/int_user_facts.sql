@@ -9,8 +9,9 @@
 -- no onboarding rows, migration 0065) is passed through: reached at the step before it, so the
 -- funnel leaves it out rather than stopping every user there (no opens pass through the first
 -- open and the regular-user step). Grain: one row per (app_id, user_id). Reads: scope_installs,
--- scope_user_state, scope_onboarding, compute_settings, compute_app_inputs. Writes
--- funnel_fact_changes too.
+-- scope_user_state, scope_onboarding, compute_settings, compute_app_inputs, scope_inviters (the
+-- links to inviters, found before the facts in a rebuild of all history and empty otherwise:
+-- int_user_facts.inviters.sql). Writes funnel_fact_changes too.
 -- The funnel side of every deleted and written row goes to funnel_fact_changes (see
 -- int_funnel_points.fold.sql), except in a rebuild of all history (funnel.fact_changes = off).
 with gone as (
@@ -78,7 +79,8 @@ with settings as (
         installs, referrer_user_id, invite_id, first_open_at, onboarded_at, first_purchase_at,
         first_purchase_day, regular_opens, regular_at, funnel_open_at, funnel_onboarded_at,
         funnel_regular_at, funnel_purchase_at, invites_sent, last_active_day, active_days, purchase_days,
-        regular_open_times, purchase_times)
+        regular_open_times, purchase_times, inviter_user_id, inviter_network, inviter_cohort_date,
+        inviter_installed_at, counts_for_kfactor)
     select w.app_id, w.user_id, w.cohort_date, w.installed_at, w.network, w.campaign, w.country, w.platform,
            case when w.referrer_user_id is not null or w.invite_id is not null then 'viral'
                 when lower(w.network) = 'organic' then 'organic'
@@ -89,8 +91,10 @@ with settings as (
            (select min(t) from unnest(w.purchase_times) as t
              where t >= w.funnel_regular_at and t < w.installed_at + w.purchase_window),
            w.invites_sent, w.last_active_day, w.active_days, w.purchase_days, w.regular_open_times,
-           w.purchase_times
+           w.purchase_times, l.inviter_user_id, l.inviter_network, l.inviter_cohort_date, l.inviter_installed_at,
+           coalesce(l.counts_for_kfactor, false)
     from with_regular w
+    left join scope_inviters l on l.app_id = w.app_id and l.user_id = w.user_id
     -- in key order, so a fold's probes of the returning users (in key order too) read the pages
     -- one after another rather than each at random
     order by w.app_id, w.user_id

@@ -67,6 +67,20 @@ create temp table scope_user_state (
 -- No row for a user without days.
 create temp table scope_user_activity (like scope_user_state including all) on commit drop;
 
+-- scope_inviters: the viral scope users' links to their inviters (int_user_facts.inviters.sql),
+-- written into the facts with their rows (a rebuild of all history) or after them
+-- (int_user_facts.inviters.apply.sql, which empties it).
+create temp table scope_inviters (
+    app_id               text        not null,
+    user_id              text        not null,
+    inviter_user_id      text        not null,
+    inviter_network      text        not null,
+    inviter_cohort_date  date        not null,
+    inviter_installed_at timestamptz not null,
+    counts_for_kfactor   boolean     not null,
+    primary key (app_id, user_id)
+) on commit drop;
+
 create temp table scope_onboarding (
     app_id     text          not null,
     user_id    text          not null,

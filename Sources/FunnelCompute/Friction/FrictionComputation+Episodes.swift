@@ -17,7 +17,7 @@ extension FrictionComputation {
     /// episodes in once the stream ends (the stream holds the connection meanwhile).
     ///
     /// For a whole-history rebuild every event is read in the order of raw_ux's session index
-    /// (`session_events.all.sql`), so rows flow from the first fetch on, and the episodes take
+    /// (`session_events.full.sql`), so rows flow from the first fetch on, and the episodes take
     /// their platform afterwards. (Joined with a list of every session, the planner hashed every
     /// event and sorted them all before the first row: at 300k users, 19.6 s with nothing for
     /// the detectors to do meanwhile.)
@@ -42,7 +42,7 @@ extension FrictionComputation {
             eventIDs.removeAll(keepingCapacity: true)
         }
 
-        let statement = wholeHistory ? "intermediate/friction/session_events.all.sql" : "intermediate/friction/session_events.sql"
+        let statement = wholeHistory ? "intermediate/friction/session_events.full.sql" : "intermediate/friction/session_events.sql"
         try connection.stream(SQLCatalog.text(statement), batchRows: max(1, settings.fetchBatchSize)) { batch in
             summary.eventsScanned += batch.count
             for row in 0..<batch.count {

@@ -175,7 +175,7 @@ public struct FrictionComputation: Sendable {
                                                                               : "marts/friction/fct_friction_episodes.delete_scope.sql"))
                 try rebuildEpisodes(on: connection, wholeHistory: scope.rebuildsEverything, summary: &summary)
                 if scope.rebuildsEverything {
-                    try connection.execute(SQLCatalog.text("marts/friction/fct_friction_episodes.platforms.all.sql"))
+                    try connection.execute(SQLCatalog.text("marts/friction/fct_friction_episodes.platforms.full.sql"))
                 } else if !rebuildsOutcomes {
                     try connection.execute(SQLCatalog.text("marts/friction/fct_friction_episodes.platforms.sql"))
                 }

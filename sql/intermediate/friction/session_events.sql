@@ -5,7 +5,7 @@
 -- Time is seconds since the epoch. Keyboard will_* notifications are left out
 -- here: they are intentions (their frames may be zero) and the detectors ignore them, and they
 -- are over a third of all telemetry.
--- A rebuild of every session reads session_events.all.sql instead.
+-- A rebuild of every session reads session_events.full.sql instead.
 -- Grain: one row per ux event. Reads: friction_scope_sessions, raw_ux (through raw_ux_by_session,
 -- migration 0041, probed for the scope's sessions).
 select u.app_id, u.user_id, u.session_id, s.platform,

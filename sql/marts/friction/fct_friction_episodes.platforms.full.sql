@@ -1,4 +1,4 @@
--- fct_friction_episodes.platforms.all: after a rebuild of every session (session_events.all.sql,
+-- fct_friction_episodes.platforms.full: after a rebuild of every session (session_events.full.sql,
 -- which leaves the platform null), every episode takes the platform of its user's first install,
 -- as scope_sessions.sql gives it to the episodes of an incremental run.
 -- Grain: fct_friction_episodes rows updated. Reads: fct_friction_episodes, raw_installs.

@@ -1,9 +1,9 @@
--- session_events.all: session_events.sql for a rebuild of every session. Every `ux` event, read in
+-- session_events.full: session_events.sql for a rebuild of every session. Every `ux` event, read in
 -- the order of raw_ux's session index (migration 0041) so each session's events arrive together
 -- and rows flow from the first fetch; the reader orders a session's events by time. No scope is
 -- joined: the sessions to rebuild are all of them, and finding them took longer than reading
 -- their events. The platform is left null here and set on the episodes afterwards
--- (fct_friction_episodes.platforms.all.sql). Keyboard will_* notifications are left out, as in
+-- (fct_friction_episodes.platforms.full.sql). Keyboard will_* notifications are left out, as in
 -- session_events.sql.
 -- Grain: one row per ux event. Reads: raw_ux.
 select u.app_id, u.user_id, u.session_id, null::text as platform,

@@ -280,8 +280,7 @@ public struct ComputeEngine: Sendable {
     /// the links into them at once (`int_user_facts.inviters.apply.sql`). The table name comes from
     /// `InviterSource`, never from input.
     private func linkInviters(_ connection: PostgresConnection, from source: InviterSource) throws {
-        let template = SQLCatalog.text("intermediate/metrics/int_user_facts.inviters.sql")
-        try connection.execute(template.replacingOccurrences(of: "{{inviters}}", with: source.rawValue))
+        try executeTemplate(connection, "intermediate/metrics/int_user_facts.inviters.sql", filling: "inviters", with: source.rawValue)
         if source == .facts {
             try connection.execute(SQLCatalog.text("intermediate/metrics/int_user_facts.inviters.apply.sql"))
         }
@@ -297,8 +296,13 @@ public struct ComputeEngine: Sendable {
     /// Fills `scope_user_activity` from one of the two day tables; the table name comes from
     /// `ActivityDays`, never from input.
     private func sumActivity(_ connection: PostgresConnection, of days: ActivityDays) throws {
-        let template = SQLCatalog.text("intermediate/metrics/scope_user_activity.sql")
-        try connection.execute(template.replacingOccurrences(of: "{{days}}", with: days.rawValue))
+        try executeTemplate(connection, "intermediate/metrics/scope_user_activity.sql", filling: "days", with: days.rawValue)
+    }
+
+    /// Runs a template statement with its placeholder `{{name}}` filled by a table name, which the
+    /// callers take from their enums, never from input.
+    private func executeTemplate(_ connection: PostgresConnection, _ path: String, filling name: String, with table: String) throws {
+        try connection.execute(SQLCatalog.text(path).replacingOccurrences(of: "{{\(name)}}", with: table))
     }
 
     /// Brings the default funnel's points and exact medians (migration 0043) up to date: from

@@ -4,7 +4,8 @@
 -- joined: the sessions to rebuild are all of them, and finding them took longer than reading
 -- their events. The platform is left null here and set on the episodes afterwards
 -- (fct_friction_episodes.platforms.full.sql). Keyboard will_* notifications are left out, as in
--- session_events.sql.
+-- session_events.sql. The columns are session_events.sql's, in its order: the reader decodes them by
+-- position (FrictionComputation.event).
 -- Grain: one row per ux event. Reads: raw_ux.
 select u.app_id, u.user_id, u.session_id, null::text as platform,
        extract(epoch from u.occurred_at)::float8 as occurred_epoch,

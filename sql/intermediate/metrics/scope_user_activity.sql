@@ -25,9 +25,9 @@ with settings as (
     from {{days}} d
     cross join settings s
     group by d.user_id, d.app_id
--- The two lists read only the days with times (a day without any has a null list): most days have
--- none, and unnesting every day's took 0.8 s more on 2.2M days.
 ), open_lists as (
+    -- the two lists read only the days with times (a day without any has a null list): most days
+    -- have none, and unnesting every day's took 0.8 s more on 2.2M days
     select d.app_id, d.user_id, array_agg(t order by t) as times
     from {{days}} d
     cross join lateral unnest(d.regular_open_times) as t

@@ -77,7 +77,8 @@ extension FrictionComputation {
             if events[a].time != events[b].time { return events[a].time < events[b].time }
             return eventIDs[a].lexicographicallyPrecedes(eventIDs[b])
         }
-        guard events.count > 1, !(1..<events.count).allSatisfy({ !precedes($0, $0 - 1) }) else { return }
+        // Most sessions arrive in order already: sorted only when an event precedes the one before it.
+        guard events.count > 1, (1..<events.count).contains(where: { precedes($0, $0 - 1) }) else { return }
         let order = events.indices.sorted(by: precedes)
         events = order.map { events[$0] }
     }

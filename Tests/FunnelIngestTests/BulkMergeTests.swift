@@ -122,11 +122,16 @@ struct BulkMergeTests {
         var split: Bool
         var filterBits: Int?
         var maximumSuspectBytes = 8 << 20
-        var testDescription: String { "split \(split), filter \(filterBits.map { "\($0) bits" } ?? "sized"), suspects up to \(maximumSuspectBytes) bytes" }
+        /// A split load's rows as binary COPY rows (else COPY text).
+        var binary = true
+        var testDescription: String {
+            "split \(split)\(split ? (binary ? " in binary" : " as text") : ""), filter \(filterBits.map { "\($0) bits" } ?? "sized"), suspects up to \(maximumSuspectBytes) bytes"
+        }
     }
 
     @Test("two COPY streams or one: each event's first copy in the file across the batches, stored keys skipped, rejects with line, no load table left",
           arguments: [LoadingWay(split: true, filterBits: nil), LoadingWay(split: true, filterBits: 1),
+                      LoadingWay(split: true, filterBits: nil, binary: false), LoadingWay(split: true, filterBits: 1, binary: false),
                       LoadingWay(split: false, filterBits: nil), LoadingWay(split: false, filterBits: 1),
                       LoadingWay(split: false, filterBits: nil, maximumSuspectBytes: 0)])
     func loadingWays(way: LoadingWay) throws {
@@ -158,6 +163,7 @@ struct BulkMergeTests {
         loader.mergePath = .bulk
         loader.repeatedKeyFilterBits = way.filterBits
         loader.maximumSuspectBytes = way.maximumSuspectBytes
+        loader.splitCopyInBinary = way.binary
         let settings = db.settings
         loader.connectSecondStream = { try settings.connect(logger: LoaderFixture.quietLogger) }
         let counts = try loader.load(claimed)

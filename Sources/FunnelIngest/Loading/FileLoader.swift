@@ -30,6 +30,9 @@ public final class FileLoader {
     /// streams at once and takes the bulk merge (``SplitLoad``), when ``connectSecondStream``
     /// is set and ``mergePath`` is not daily. 0: every such file.
     public var splitCopyBytes: Int64 = 64 << 20
+    /// Whether a split load writes its rows in binary COPY format when its kind has one
+    /// (``BinaryLayout``); false keeps COPY text (tests load both ways).
+    var splitCopyInBinary = true
     /// The most COPY text of possibly repeated keys (``RepeatedKeyFilter``) a file may note; past
     /// it, the bulk merge groups every staged key to find the duplicates.
     public var maximumSuspectBytes = 8 << 20
@@ -89,6 +92,7 @@ public final class FileLoader {
         }
         var options = ReaderOptions(kind: file.kind, assumeTimeZone: file.assumeTimeZone, now: now)
         options.expansion = expansion
+        options.binaryLayout = split?.binary
         let clock = ContinuousClock()
         let started = clock.now
         var staged = try stage(file, fileBytes: fileBytes, options: options, split: split, shouldStop: shouldStop, progress: progress)
@@ -332,8 +336,8 @@ public final class FileLoader {
     private func splitLoad(_ file: ClaimedFile, fileBytes: Int64) throws -> SplitLoad? {
         guard mergePath != .daily, connectSecondStream != nil, let kind = file.kind, kind.isEvent else { return nil }
         guard fileBytes >= splitCopyBytes else { return nil }
-        let load = SplitLoad(kind: kind, fileID: file.fileID)
-        try load.create(on: connection)
+        var load = SplitLoad(kind: kind, fileID: file.fileID)
+        try load.create(on: connection, binary: splitCopyInBinary)
         return load
     }
 
@@ -353,8 +357,8 @@ public final class FileLoader {
         let pipeline = BatchPipeline(path: file.path, options: options, batchRows: batchRows, depth: split == nil ? 2 : 3)
         defer { pipeline.close() }
         let second = try split.map { split in
-            SecondCopyStream(connection: try secondStreamConnection(), copyStatement: split.copyStatement, kind: split.kind,
-                             giveBack: { pipeline.recycle($0) })
+            SecondCopyStream(connection: try secondStreamConnection(), copyStatement: split.copyStatement,
+                             copyPrefix: split.copyPrefix, kind: split.kind, giveBack: { pipeline.recycle($0) })
         }
         defer { second?.abandon() }
         var splitBatches = 0
@@ -388,9 +392,12 @@ public final class FileLoader {
                     }
                     suspects.removeAll(keepingCapacity: true)
                     staged.splitCleanRows += repeats!.separate(kind: kind, buffer: &sink.buffers[kind.ordinal], firstPlace: firstPlace,
-                                                               suspects: &suspects)
+                                                               binary: split.binary != nil, suspects: &suspects)
                     if !suspects.isEmpty {
-                        try connection.copyIn("copy \(SplitLoad.suspectsTable) from stdin") { writer in try writer.write(suspects) }
+                        try connection.copyIn(split.suspectsCopyStatement) { writer in
+                            try writer.write(split.copyPrefix)
+                            try writer.write(suspects)
+                        }
                     }
                     splitBatches += 1
                     if splitBatches % 2 == 0 {
@@ -398,6 +405,7 @@ public final class FileLoader {
                         continue
                     }
                     try connection.copyIn(split.copyStatement) { writer in
+                        try writer.write(split.copyPrefix)
                         try sink.withCopyData(for: kind) { try writer.write(UnsafeRawBufferPointer($0)) }
                     }
                     continue

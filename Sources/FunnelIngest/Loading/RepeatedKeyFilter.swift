@@ -65,12 +65,14 @@ struct RepeatedKeyFilter {
         }
     }
 
-    /// Splits `kind`'s COPY text `buffer` (as for ``add(kind:lines:)``) in place: the rows whose
-    /// key is certainly new stay, moved up over the others, which are appended to `suspects`
-    /// with their place in the file (numbered from `firstPlace`) as a last column. Never gives up:
-    /// every suspect row goes to `suspects` however many there are. Returns the rows left in
-    /// `buffer`.
-    mutating func separate(kind: EventKind, buffer: inout [UInt8], firstPlace: Int64, suspects: inout [UInt8]) -> Int {
+    /// Splits `kind`'s COPY text `buffer` (as for ``add(kind:lines:)``), or its binary COPY rows
+    /// when `binary` (the key is then the first two fields with their lengths), in place: the rows
+    /// whose key is certainly new stay, moved up over the others, which are appended to `suspects`
+    /// in the same format with their place in the file (numbered from `firstPlace`) as a last
+    /// column. Never gives up: every suspect row goes to `suspects` however many there are.
+    /// Returns the rows left in `buffer`.
+    mutating func separate(kind: EventKind, buffer: inout [UInt8], firstPlace: Int64, binary: Bool = false,
+                           suspects: inout [UInt8]) -> Int {
         let seed = Self.seed(kind)
         var place = firstPlace
         var cleanRows = 0
@@ -79,12 +81,17 @@ struct RepeatedKeyFilter {
             guard let base = text.baseAddress else { return }
             let lines = UnsafeBufferPointer(text)
             // A row is moved only towards the start, never past bytes not yet read.
-            Self.forEachRow(lines) { line, key in
-                let withNewline = min(line.upperBound + 1, lines.count) - line.lowerBound
+            func visit(_ line: Range<Int>, _ key: Range<Int>) {
+                let length = binary ? line.count : min(line.upperBound + 1, lines.count) - line.lowerBound
                 if insert(UnsafeBufferPointer(rebasing: lines[key]), seed: seed) {
-                    if kept != line.lowerBound { memmove(base + kept, base + line.lowerBound, withNewline) }
-                    kept += withNewline
+                    if kept != line.lowerBound { memmove(base + kept, base + line.lowerBound, length) }
+                    kept += length
                     cleanRows += 1
+                } else if binary {
+                    BinaryCopy.appendInt16(BinaryCopy.readInt16(lines, at: line.lowerBound) + 1, to: &suspects)
+                    suspects.append(contentsOf: UnsafeBufferPointer(rebasing: lines[(line.lowerBound + 2)..<line.upperBound]))
+                    BinaryCopy.appendInt32(8, to: &suspects)
+                    BinaryCopy.appendInt64(place, to: &suspects)
                 } else {
                     suspects.append(contentsOf: UnsafeBufferPointer(rebasing: lines[line]))
                     suspects.append(0x09)
@@ -92,6 +99,11 @@ struct RepeatedKeyFilter {
                     suspects.append(0x0a)
                 }
                 place += 1
+            }
+            if binary {
+                BinaryCopy.forEachRow(lines, visit)
+            } else {
+                Self.forEachRow(lines, visit)
             }
         }
         buffer.removeSubrange(kept...)

@@ -28,6 +28,10 @@ import PostgresClient
 struct SplitLoad {
     let kind: EventKind
     let fileID: Int64
+    /// The binary layout of the kind's rows, when every field has a binary form
+    /// (``create(on:)`` reads the load table's column types): the reader then writes them as
+    /// binary COPY rows, which the server stores without parsing text. Nil: COPY text.
+    private(set) var binary: BinaryLayout?
 
     /// The load table (fixed text from the kind and the file id, never from input).
     var table: String { "bulk_load_\(kind.rawValue)_\(fileID)" }
@@ -39,7 +43,15 @@ struct SplitLoad {
     func partition(_ month: Int32) -> String { table + BulkMerge.monthSuffix(month) }
 
     /// The COPY of the kind's fields into the load table (file_id takes its default).
-    var copyStatement: String { "copy \(table) (\(kind.fieldNames.joined(separator: ", "))) from stdin" }
+    var copyStatement: String { "copy \(table) (\(kind.fieldNames.joined(separator: ", "))) from stdin\(copyOptions)" }
+
+    /// The COPY of suspect rows into ``suspectsTable``.
+    var suspectsCopyStatement: String { "copy \(Self.suspectsTable) from stdin\(copyOptions)" }
+
+    /// What each COPY's data starts with: the binary format's header, or nothing for text.
+    var copyPrefix: [UInt8] { binary == nil ? [] : BinaryCopy.header }
+
+    private var copyOptions: String { binary == nil ? "" : " (format binary)" }
 
     /// A statement of `sql/staging/` with this load's names filled in.
     func fill(_ file: String, _ more: [String: String] = [:]) -> String {
@@ -56,9 +68,21 @@ struct SplitLoad {
     }
 
     /// Makes the load table and the suspects' table afresh (a load of the file that died may
-    /// have left them).
-    func create(on connection: PostgresConnection) throws {
+    /// have left them), and, when `binary`, finds whether their COPY can be binary: both tables'
+    /// columns must have the types a binary layout writes, the same in each.
+    mutating func create(on connection: PostgresConnection, binary wanted: Bool) throws {
         try connection.execute(fill("split_load_table.sql"))
+        guard wanted else { return }
+        func layout(_ table: String) throws -> BinaryLayout? {
+            var types: [String: String] = [:]
+            for row in try connection.query(SQLCatalog.text("staging/split_column_types.sql"), [table]).rows {
+                types[try row.decode(String.self, column: "name")] = try row.decode(String.self, column: "type")
+            }
+            return BinaryLayout(kind: kind, typeNames: types)
+        }
+        let forLoad = try layout(table)
+        let forSuspects = try layout("pg_temp." + Self.suspectsTable)
+        binary = forLoad == forSuspects ? forLoad : nil
     }
 
     /// Adds the load table's partition of `month`.
@@ -153,8 +177,10 @@ final class SecondCopyStream: @unchecked Sendable {
     private let connection: PostgresConnection
 
     /// Starts the stream's thread, COPYing each batch's rows of `kind` with `copyStatement` over
-    /// `connection` and handing each batch to `giveBack` once sent.
-    init(connection: PostgresConnection, copyStatement: String, kind: EventKind, giveBack: @escaping @Sendable (RowSink) -> Void) {
+    /// `connection`, each COPY's data after `copyPrefix`, and handing each batch to `giveBack` once
+    /// sent.
+    init(connection: PostgresConnection, copyStatement: String, copyPrefix: [UInt8], kind: EventKind,
+         giveBack: @escaping @Sendable (RowSink) -> Void) {
         self.connection = connection
         let thread = Thread { [self] in
             defer { exited.signal() }
@@ -162,6 +188,7 @@ final class SecondCopyStream: @unchecked Sendable {
                 do {
                     if failureSoFar() == nil {
                         try self.connection.copyIn(copyStatement) { writer in
+                            try writer.write(copyPrefix)
                             try sink.withCopyData(for: kind) { try writer.write(UnsafeRawBufferPointer($0)) }
                         }
                     }

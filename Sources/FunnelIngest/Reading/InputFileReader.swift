@@ -59,7 +59,7 @@ public final class InputFileReader {
             zone = parsed
         }
         let latest = Int64((options.now.timeIntervalSince1970 + 2 * 86_400) * 1_000_000)
-        encoder = RowEncoder(latestMicros: latest, zone: zone)
+        encoder = RowEncoder(latestMicros: latest, zone: zone, binary: options.binaryLayout)
         json = JSONObjectParser(maxFields: options.maxColumns)
         values = Array(repeating: FieldValue(), count: EventKind.allCases.map { $0.fields.count }.max() ?? 0)
         do {

@@ -26,6 +26,9 @@ public struct ReaderOptions: Sendable {
     public var readChunkBytes: Int
     /// How far a gzip file may expand before it is refused as a likely decompression bomb.
     public var expansion = ExpansionLimit()
+    /// A kind whose valid rows are written as binary COPY rows (a split load's, ``SplitLoad``)
+    /// instead of COPY text.
+    var binaryLayout: BinaryLayout?
 
     public init(
         kind: EventKind? = nil, assumeTimeZone: String? = nil, now: Date = Date(),

@@ -1,10 +1,13 @@
 import FunnelCore
 
 /// Validates a row's field values and writes it as one line of PostgreSQL COPY text format for
-/// its raw table (fields in `kind.fields` order, tab separated, `\N` for NULL).
+/// its raw table (fields in `kind.fields` order, tab separated, `\N` for NULL), or, for a kind
+/// given a ``BinaryLayout``, as one row of the binary COPY format.
 struct RowEncoder {
     var timestamps: TimestampParser
     let plans: [KindPlan]
+    /// Per kind ordinal: the layout its rows are written in as binary COPY rows, or nil for text.
+    let binary: [BinaryLayout?]
     private let countries: [Bool]
     private let currencies: [Bool]
     private let keyboardPhases: [Int]
@@ -13,9 +16,13 @@ struct RowEncoder {
     /// - Parameters:
     ///   - latestMicros: the latest accepted instant (now + 2 days), microseconds since 1970.
     ///   - zone: the zone assumed for timestamps without one, if any.
-    init(latestMicros: Int64, zone: AssumedTimeZone?) {
+    ///   - binary: a kind whose rows are written as binary COPY rows, with its columns' types.
+    init(latestMicros: Int64, zone: AssumedTimeZone?, binary: BinaryLayout? = nil) {
         timestamps = TimestampParser(latestMicros: latestMicros, zone: zone.map(ZoneConverter.init))
         plans = KindPlan.all
+        var layouts = [BinaryLayout?](repeating: nil, count: KindPlan.all.count)
+        if let binary { layouts[binary.kind.ordinal] = binary }
+        self.binary = layouts
         countries = ISOCodes.countries
         currencies = ISOCodes.currencies
         let phases = FieldValues.keyboardPhases + FieldValues.rotationPhases
@@ -31,11 +38,13 @@ struct RowEncoder {
         into out: inout [UInt8], time: inout Int64
     ) -> RowFailure? {
         let plan = plans[kind]
+        let layout = binary[kind]
         let mark = out.count
         var uxType = -1
         var uxPhase = -1
+        if layout != nil { BinaryCopy.appendInt16(Int16(plan.types.count), to: &out) }
         for index in 0..<plan.types.count {
-            if index > 0 { out.append(0x09) }
+            if index > 0 && layout == nil { out.append(0x09) }
             let value = values[index]
             let bytes = UnsafeBufferPointer(rebasing: store[Int(value.start)..<Int(value.start + value.count)])
             if value.tag == .absent || (value.count == 0 && value.tag == .string) {
@@ -43,10 +52,14 @@ struct RowEncoder {
                     out.removeLast(out.count - mark)
                     return RowFailure(field: index, failure: .missing)
                 }
-                out.append(contentsOf: plan.absent[index])
+                if layout != nil {
+                    BinaryCopy.appendNull(to: &out)
+                } else {
+                    out.append(contentsOf: plan.absent[index])
+                }
                 continue
             }
-            let result = encodeField(plan.types[index], value.tag, bytes, into: &out)
+            let result = encodeField(plan.types[index], value.tag, bytes, binary: layout?.columns[index], into: &out)
             switch result {
             case .failure(let failure):
                 out.removeLast(out.count - mark)
@@ -62,7 +75,7 @@ struct RowEncoder {
             out.removeLast(out.count - mark)
             return RowFailure(field: phaseField, failure: failure)
         }
-        out.append(0x0a)
+        if layout == nil { out.append(0x0a) }
         return nil
     }
 
@@ -82,11 +95,13 @@ struct RowEncoder {
         }
     }
 
-    /// Validates and appends one present field. On success returns a value the row needs
-    /// later: the time in microseconds for timestamps and dates, the matched index for oneOf.
+    /// Validates and appends one present field, as COPY text or, given its column's type
+    /// (`binary`), in binary. On success returns a value the row needs later: the time in
+    /// microseconds for timestamps and dates, the matched index for oneOf.
     @inline(__always)
     private mutating func encodeField(
-        _ type: CompiledType, _ tag: ValueTag, _ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]
+        _ type: CompiledType, _ tag: ValueTag, _ bytes: UnsafeBufferPointer<UInt8>, binary: BinaryColumn?,
+        into out: inout [UInt8]
     ) -> Result<Int64, FieldFailure> {
         let isBool = tag == .trueValue || tag == .falseValue
         if tag == .json, !type.isProperties { return .failure(.nested) }
@@ -100,7 +115,9 @@ struct RowEncoder {
             if scan.hasNUL { return .failure(.nul) }
             if !scan.isValidUTF8 { return .failure(.invalidUTF8) }
             if isIdentifier && scan.hasControl { return .failure(.controlCharacter) }
-            if scan.needsEscape {
+            if binary != nil {
+                BinaryCopy.appendText(bytes, to: &out)
+            } else if scan.needsEscape {
                 CopyText.appendEscaped(bytes, to: &out)
             } else {
                 out.append(contentsOf: bytes)
@@ -110,7 +127,12 @@ struct RowEncoder {
             if isBool { return .failure(.jsonType("a boolean")) }
             switch timestamps.parse(bytes, isJSONNumber: tag == .number) {
             case .success(let micros):
-                TimestampWriter.appendTimestamp(micros: micros, to: &out)
+                if binary != nil {
+                    BinaryCopy.appendInt32(8, to: &out)
+                    BinaryCopy.appendInt64(micros - BinaryCopy.postgresEpochMicros, to: &out)
+                } else {
+                    TimestampWriter.appendTimestamp(micros: micros, to: &out)
+                }
                 return .success(micros)
             case .failure(let failure):
                 return .failure(failure)
@@ -119,7 +141,12 @@ struct RowEncoder {
             if tag != .string { return .failure(.jsonType(tag == .number ? "a number" : "a boolean")) }
             switch timestamps.parseDate(bytes) {
             case .success(let days):
-                TimestampWriter.appendDate(days: days, to: &out)
+                if binary != nil {
+                    BinaryCopy.appendInt32(4, to: &out)
+                    BinaryCopy.appendInt32(Int32(days - BinaryCopy.postgresEpochDays), to: &out)
+                } else {
+                    TimestampWriter.appendDate(days: days, to: &out)
+                }
                 return .success(days * 86_400 * 1_000_000)
             case .failure(let failure):
                 return .failure(failure)
@@ -128,7 +155,11 @@ struct RowEncoder {
             if isBool { return .failure(.jsonType("a boolean")) }
             switch NumberParsing.count(bytes, limit: limit) {
             case .success(let value):
-                NumberParsing.appendInteger(value, to: &out)
+                if let binary {
+                    BinaryCopy.appendInteger(value, column: binary, to: &out)
+                } else {
+                    NumberParsing.appendInteger(value, to: &out)
+                }
                 return .success(value)
             case .failure(let failure):
                 return .failure(failure)
@@ -145,8 +176,10 @@ struct RowEncoder {
         case .real:
             if isBool { return .failure(.jsonType("a boolean")) }
             switch NumberParsing.real(bytes) {
-            case .success(.asWritten): out.append(contentsOf: bytes)
-            case .success(.zero): out.append(0x30)
+            case .success(.asWritten):
+                if binary != nil { BinaryCopy.appendReal(bytes, to: &out) } else { out.append(contentsOf: bytes) }
+            case .success(.zero):
+                if binary != nil { BinaryCopy.appendRealZero(to: &out) } else { out.append(0x30) }
             case .failure(let failure): return .failure(failure)
             }
             return .success(0)
@@ -159,13 +192,19 @@ struct RowEncoder {
                 guard let parsed = Self.parseBoolean(bytes) else { return .failure(.notBoolean) }
                 value = parsed
             }
-            out.append(value ? UInt8(ascii: "t") : UInt8(ascii: "f"))
+            if binary != nil {
+                BinaryCopy.appendInt32(1, to: &out)
+                out.append(value ? 1 : 0)
+            } else {
+                out.append(value ? UInt8(ascii: "t") : UInt8(ascii: "f"))
+            }
             return .success(value ? 1 : 0)
         case .country:
             if tag != .string { return .failure(.jsonType(isBool ? "a boolean" : "a number")) }
             guard let index = ISOCodes.index(bytes, letters: 2), countries[index] else {
                 return .failure(.notCountry)
             }
+            if binary != nil { BinaryCopy.appendInt32(2, to: &out) }
             out.append(bytes[0] & 0xdf)
             out.append(bytes[1] & 0xdf)
             return .success(0)
@@ -174,6 +213,7 @@ struct RowEncoder {
             guard let index = ISOCodes.index(bytes, letters: 3), currencies[index] else {
                 return .failure(.notCurrency)
             }
+            if binary != nil { BinaryCopy.appendInt32(3, to: &out) }
             out.append(bytes[0] & 0xdf)
             out.append(bytes[1] & 0xdf)
             out.append(bytes[2] & 0xdf)
@@ -181,6 +221,7 @@ struct RowEncoder {
         case .oneOf(let values):
             if tag != .string { return .failure(.jsonType(isBool ? "a boolean" : "a number")) }
             guard let index = Self.match(bytes, values) else { return .failure(.notOneOf) }
+            if binary != nil { BinaryCopy.appendInt32(Int32(values[index].count), to: &out) }
             out.append(contentsOf: values[index])
             return .success(Int64(index))
         case .properties:

@@ -1022,7 +1022,7 @@ create table raw_ux (
 ) partition by RANGE (occurred_at);
 
 CREATE INDEX raw_ux_by_file ON ONLY funnel.raw_ux USING btree (file_id);
-CREATE INDEX raw_ux_by_session ON ONLY funnel.raw_ux USING btree (app_id, user_id, session_id);
+CREATE INDEX raw_ux_by_session ON ONLY funnel.raw_ux USING btree (user_id, app_id, session_id);
 
 create table raw_ux_keys (
     app_id text not null,

@@ -1,7 +1,7 @@
 -- split_index_definitions: the raw table's indexes, for building the same on a split load's new
 -- months before they are attached (ATTACH PARTITION then takes them as the partitions' indexes
 -- instead of building its own): the part of each index's definition after the table's name
--- ("USING btree (app_id, user_id, session_id)"), and the kind of constraint it backs, if any
+-- ("USING btree (user_id, app_id, session_id)"), and the kind of constraint it backs, if any
 -- ('p' primary key, 'u' unique): a constraint's index matches only one that backs the same kind of
 -- constraint, which the merge adds with USING INDEX once the index is built.
 -- Grain: one row per index of {{raw_table}}. Inputs: the catalog.

@@ -1,11 +1,11 @@
 -- session_events.full: session_events.sql for a rebuild of every session. Every `ux` event, read in
--- the order of raw_ux's session index (migration 0041) so each session's events arrive together
--- and rows flow from the first fetch; the reader orders a session's events by time. No scope is
--- joined: the sessions to rebuild are all of them, and finding them took longer than reading
--- their events. The platform is left null here and set on the episodes afterwards
--- (fct_friction_episodes.platforms.full.sql). Keyboard will_* notifications are left out, as in
--- session_events.sql. The columns are session_events.sql's, in its order: the reader decodes them by
--- position (FrictionComputation.event).
+-- the order of raw_ux's session index (migrations 0041 and 0123: user, app, session) so each
+-- session's events arrive together and rows flow from the first fetch; the reader orders a
+-- session's events by time. No scope is joined: the sessions to rebuild are all of them, and
+-- finding them took longer than reading their events. The platform is left null here and set on
+-- the episodes afterwards (fct_friction_episodes.platforms.full.sql). Keyboard will_*
+-- notifications are left out, as in session_events.sql. The columns are session_events.sql's, in
+-- its order: the reader decodes them by position (FrictionComputation.event).
 -- Grain: one row per ux event. Reads: raw_ux.
 select u.app_id, u.user_id, u.session_id, null::text as platform,
        extract(epoch from u.occurred_at)::float8 as occurred_epoch,
@@ -18,4 +18,4 @@ select u.app_id, u.user_id, u.session_id, null::text as platform,
        u.caret_y, u.screen_w, u.screen_h, u.event_id
 from raw_ux u
 where u.type <> 'keyboard' or u.phase is null or u.phase not in ('will_show', 'will_hide', 'will_change_frame')
-order by u.app_id, u.user_id, u.session_id
+order by u.user_id, u.app_id, u.session_id

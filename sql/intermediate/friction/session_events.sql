@@ -7,7 +7,7 @@
 -- are over a third of all telemetry.
 -- A rebuild of every session reads session_events.full.sql instead.
 -- Grain: one row per ux event. Reads: friction_scope_sessions, raw_ux (through raw_ux_by_session,
--- migration 0041, probed for the scope's sessions).
+-- migrations 0041 and 0123, probed for the scope's sessions).
 select u.app_id, u.user_id, u.session_id, s.platform,
        extract(epoch from u.occurred_at)::float8 as occurred_epoch,
        u.screen, u.type, u.phase, u.orientation,
@@ -20,4 +20,4 @@ select u.app_id, u.user_id, u.session_id, s.platform,
 from friction_scope_sessions s
 join raw_ux u on u.app_id = s.app_id and u.user_id = s.user_id and u.session_id = s.session_id
 where u.type <> 'keyboard' or u.phase is null or u.phase not in ('will_show', 'will_hide', 'will_change_frame')
-order by u.app_id, u.user_id, u.session_id
+order by u.user_id, u.app_id, u.session_id

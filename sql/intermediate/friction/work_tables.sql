@@ -12,7 +12,7 @@ create temporary table friction_scope_sessions (
     user_id    text not null,
     session_id text not null,
     platform   text,
-    primary key (app_id, user_id, session_id)
+    primary key (user_id, app_id, session_id)
 ) on commit drop;
 
 create temporary table friction_window (

@@ -864,7 +864,7 @@ CREATE INDEX raw_events_by_file ON ONLY funnel.raw_events USING btree (file_id);
 CREATE INDEX raw_events_by_name ON ONLY funnel.raw_events USING btree (app_id, event, occurred_at);
 CREATE INDEX raw_events_by_user ON ONLY funnel.raw_events USING btree (app_id, user_id, occurred_at);
 
-create table raw_events_keys (
+create unlogged table raw_events_keys (
     app_id text not null,
     event_id text not null
 );
@@ -903,7 +903,7 @@ create table raw_invites (
 CREATE INDEX raw_invites_by_file ON ONLY funnel.raw_invites USING btree (file_id);
 CREATE INDEX raw_invites_by_invite ON ONLY funnel.raw_invites USING btree (app_id, invite_id);
 
-create table raw_invites_keys (
+create unlogged table raw_invites_keys (
     app_id text not null,
     event_id text not null
 );
@@ -921,7 +921,7 @@ create table raw_opens (
 
 CREATE INDEX raw_opens_by_file ON ONLY funnel.raw_opens USING btree (file_id);
 
-create table raw_opens_keys (
+create unlogged table raw_opens_keys (
     app_id text not null,
     event_id text not null
 );
@@ -941,7 +941,7 @@ create table raw_purchases (
 
 CREATE INDEX raw_purchases_by_file ON ONLY funnel.raw_purchases USING btree (file_id);
 
-create table raw_purchases_keys (
+create unlogged table raw_purchases_keys (
     app_id text not null,
     event_id text not null
 );
@@ -959,7 +959,7 @@ create table raw_retention (
 
 CREATE INDEX raw_retention_by_file ON ONLY funnel.raw_retention USING btree (file_id);
 
-create table raw_retention_keys (
+create unlogged table raw_retention_keys (
     app_id text not null,
     event_id text not null
 );
@@ -979,7 +979,7 @@ create table raw_steps (
 CREATE INDEX raw_steps_by_file ON ONLY funnel.raw_steps USING btree (file_id);
 CREATE INDEX raw_steps_by_user ON ONLY funnel.raw_steps USING btree (app_id, user_id);
 
-create table raw_steps_keys (
+create unlogged table raw_steps_keys (
     app_id text not null,
     event_id text not null
 );
@@ -1024,7 +1024,7 @@ create table raw_ux (
 CREATE INDEX raw_ux_by_file ON ONLY funnel.raw_ux USING btree (file_id);
 CREATE INDEX raw_ux_by_session ON ONLY funnel.raw_ux USING btree (user_id, app_id, session_id);
 
-create table raw_ux_keys (
+create unlogged table raw_ux_keys (
     app_id text not null,
     event_id text not null
 );

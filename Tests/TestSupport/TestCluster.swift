@@ -32,7 +32,11 @@ public enum TestCluster {
 
     /// A new, empty database on the shared cluster; returns connection settings for it.
     public static func freshDatabase(migrated: Bool = false, function: String = #function) throws -> ConnectionSettings {
-        let cluster = try shared
+        try freshDatabase(on: try shared, migrated: migrated)
+    }
+
+    /// A new, empty database on `cluster` (a test's own, which it may stop or crash).
+    public static func freshDatabase(on cluster: EmbeddedCluster, migrated: Bool) throws -> ConnectionSettings {
         let name = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(20)
         let admin = try PostgresConnection(connecting: cluster.conninfo(database: "postgres"))
         try admin.execute("create database \(try admin.quoteIdentifier(String(name)))")

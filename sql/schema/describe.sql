@@ -7,12 +7,12 @@
 with target as (
     select current_schema()::regnamespace as nsp
 ), tables as (
-    select c.oid, c.relname, c.relkind
+    select c.oid, c.relname, c.relkind, c.relpersistence
     from pg_class c, target t
     where c.relnamespace = t.nsp and c.relkind in ('r', 'p') and not c.relispartition
 ), table_ddl as (
     select 1 as part, t.relname as name, 0 as sub,
-           format(E'create table %I (\n%s\n)%s;', t.relname,
+           format(E'create %stable %I (\n%s\n)%s;', case when t.relpersistence = 'u' then 'unlogged ' else '' end, t.relname,
                   string_agg(format('    %I %s%s%s', a.attname, format_type(a.atttypid, a.atttypmod),
                                     case when a.attnotnull then ' not null' else '' end,
                                     coalesce(' default ' || pg_get_expr(d.adbin, d.adrelid), '')),
@@ -21,7 +21,7 @@ with target as (
     from tables t
     join pg_attribute a on a.attrelid = t.oid and a.attnum > 0 and not a.attisdropped
     left join pg_attrdef d on d.adrelid = t.oid and d.adnum = a.attnum
-    group by t.oid, t.relname, t.relkind
+    group by t.oid, t.relname, t.relkind, t.relpersistence
 ), constraint_ddl as (
     select 1 as part, t.relname as name, 1 as sub,
            string_agg(format('alter table %I add constraint %I %s;', t.relname, k.conname, pg_get_constraintdef(k.oid)),

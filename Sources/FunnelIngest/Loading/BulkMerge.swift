@@ -211,6 +211,29 @@ enum BulkMerge {
         steps.lap(rebuild ? "keys (primary key rebuilt)" : "keys")
     }
 
+    /// Fills the kind's key table again when it lost its rows (`keys_lost.sql`): key tables are
+    /// unlogged (migration 0124), and PostgreSQL empties them after a crash of the server, as a
+    /// physical backup or a promoted standby has them. Its primary key is dropped and built again
+    /// in one pass. Called in the merge transaction under the kind's merge lock, before anything
+    /// reads the key table; returns whether it had to.
+    @discardableResult
+    static func restoreLostKeys(_ connection: PostgresConnection, kind: EventKind, logger: Logger) throws -> Bool {
+        guard let keyTable = kind.keyTable else { return false }
+        func fill(_ file: String) -> String {
+            SQLCatalog.text("staging/\(file)")
+                .replacingOccurrences(of: "{{key_table}}", with: keyTable)
+                .replacingOccurrences(of: "{{raw_table}}", with: kind.rawTable)
+        }
+        guard try connection.query(fill("keys_lost.sql")).scalar(Bool.self) else { return false }
+        logger.warning("key table empty while events are stored (a server crash empties it): filling it again from the raw table",
+                       metadata: ["load.kind": "\(kind.rawValue)"])
+        try connection.execute("alter table \(keyTable) drop constraint \(keyTable)_pkey")
+        try connection.execute(fill("restore_keys.sql"))
+        try connection.execute("alter table \(keyTable) add constraint \(keyTable)_pkey primary key \(keyColumns)")
+        try connection.execute("analyze \(keyTable)")
+        return true
+    }
+
     /// The debug log of a merge's steps, each with the seconds since the one before.
     struct StepLog {
         let kind: EventKind

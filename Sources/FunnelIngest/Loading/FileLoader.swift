@@ -146,6 +146,7 @@ public final class FileLoader {
             var loaded = 0
             for kind in EventKind.allCases where staged.rows[kind, default: 0] > 0 {
                 try connection.query("select pg_advisory_xact_lock($1)", [Self.mergeLock(kind).value])
+                try BulkMerge.restoreLostKeys(connection, kind: kind, logger: connection.logger)
                 if bulkKinds.contains(kind) {
                     let mergeStarted = clock.now
                     if let split, split.kind == kind {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 public import FunnelCore
 public import Logging
 public import PostgresClient
@@ -190,14 +191,22 @@ public struct IngestRun: Sendable {
         return outcomes.loaded
     }
 
+    /// The files' checksums on `threads` threads, the largest files first, each thread taking the
+    /// next file when done (a history's telemetry file is 70% of its bytes: dealt out in turn, one
+    /// thread had it and most of the other large files while the other sat idle).
     private static func checksums(_ files: [String], threads: Int) -> [Result<(hex: String, size: Int64), FileChecksum.FileError>] {
         let results = ResultSlots<Result<(hex: String, size: Int64), FileChecksum.FileError>>(count: files.count)
-        DispatchQueue.concurrentPerform(iterations: min(max(1, threads), max(1, files.count))) { lane in
-            var index = lane
-            let lanes = min(max(1, threads), max(1, files.count))
-            while index < files.count {
+        let sizes = files.map { path in
+            ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? NSNumber)?.int64Value ?? 0
+        }
+        let order = files.indices.sorted { sizes[$0] > sizes[$1] }
+        let next = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: min(max(1, threads), max(1, files.count))) { _ in
+            while true {
+                let position = next.add(1, ordering: .relaxed).oldValue
+                guard position < order.count else { return }
+                let index = order[position]
                 results.set(index, Result { () throws(FileChecksum.FileError) in try FileChecksum.file(at: files[index]) })
-                index += lanes
             }
         }
         return results.values

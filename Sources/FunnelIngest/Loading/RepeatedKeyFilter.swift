@@ -22,7 +22,7 @@ struct RepeatedKeyFilter {
     private var words: [UInt64]
     /// The filter is cut into blocks of one cache line (512 bits; fewer in a filter smaller than
     /// that), and all of a key's bits lie in one block: one memory miss a row instead of one a bit
-    /// (the probes were the reader's costliest step after the CSV split, on a 8 MB filter).
+    /// (the probes were the reader's costliest step after the CSV split, on an 8 MB filter).
     private let blockBits: UInt64
     private let blockCount: UInt64
     /// COPY text lines `kind \t event_id \t app_id`, in file order.

@@ -72,7 +72,7 @@ let package = Package(
         .testTarget(name: "FunnelIngestUnitTests", dependencies: ["IngestFixtures", "FunnelBench", "FunnelIngest", "FunnelCore", "FunnelCalendar", "CZlib"]),
         .testTarget(name: "FunnelIngestTests", dependencies: [
             "FunnelGenerate", "FunnelQuery", "IngestFixtures", "FunnelBench",
-            "FunnelIngest", "FunnelCore", "FunnelSQL", "PostgresClient", "TestSupport",
+            "FunnelIngest", "FunnelCore", "PostgresClient", "TestSupport",
         ]),
         .testTarget(name: "FunnelSQLTests", dependencies: ["FunnelSQL"]),
         .testTarget(name: "FunnelPipelineTests", dependencies: ["FunnelPipeline", "FunnelCore", "TestSupport"]),

@@ -1,6 +1,5 @@
 import Foundation
 import FunnelCore
-import FunnelSQL
 @testable import FunnelIngest
 import IngestFixtures
 import PostgresClient
@@ -85,11 +84,7 @@ struct BinaryCopyTests {
     func sameRows(kind: EventKind) throws {
         let db = try LoaderFixture()
         let path = try db.file("\(kind.rawValue)-sample.csv", Self.sample(kind) + "\n")
-        var types: [String: String] = [:]
-        for row in try db.connection.query(SQLCatalog.text("staging/split_column_types.sql"), [kind.rawTable]).rows {
-            types[try row.decode(String.self, column: "name")] = try row.decode(String.self, column: "type")
-        }
-        let layout = try #require(BinaryLayout(kind: kind, typeNames: types))
+        let layout = try #require(try SplitLoad.binaryLayout(kind, of: kind.rawTable, on: db.connection))
         let text = try Self.read(path, kind: kind, layout: nil)
         let binary = try Self.read(path, kind: kind, layout: layout)
         #expect(text.rejects == binary.rejects)
@@ -124,11 +119,7 @@ struct BinaryCopyTests {
     func textOnlyKinds() throws {
         let db = try LoaderFixture()
         for kind in [EventKind.purchases, .adSpend, .events] {
-            var types: [String: String] = [:]
-            for row in try db.connection.query(SQLCatalog.text("staging/split_column_types.sql"), [kind.rawTable]).rows {
-                types[try row.decode(String.self, column: "name")] = try row.decode(String.self, column: "type")
-            }
-            #expect(BinaryLayout(kind: kind, typeNames: types) == nil, "\(kind)")
+            #expect(try SplitLoad.binaryLayout(kind, of: kind.rawTable, on: db.connection) == nil, "\(kind)")
         }
     }
 }

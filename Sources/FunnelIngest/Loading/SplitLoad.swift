@@ -73,16 +73,19 @@ struct SplitLoad {
     mutating func create(on connection: PostgresConnection, binary wanted: Bool) throws {
         try connection.execute(fill("split_load_table.sql"))
         guard wanted else { return }
-        func layout(_ table: String) throws -> BinaryLayout? {
-            var types: [String: String] = [:]
-            for row in try connection.query(SQLCatalog.text("staging/split_column_types.sql"), [table]).rows {
-                types[try row.decode(String.self, column: "name")] = try row.decode(String.self, column: "type")
-            }
-            return BinaryLayout(kind: kind, typeNames: types)
-        }
-        let forLoad = try layout(table)
-        let forSuspects = try layout("pg_temp." + Self.suspectsTable)
+        let forLoad = try Self.binaryLayout(kind, of: table, on: connection)
+        let forSuspects = try Self.binaryLayout(kind, of: "pg_temp." + Self.suspectsTable, on: connection)
         binary = forLoad == forSuspects ? forLoad : nil
+    }
+
+    /// The binary layout of `kind`'s rows for the columns of `table` (`split_column_types.sql`),
+    /// or nil when the table's columns have no binary form here.
+    static func binaryLayout(_ kind: EventKind, of table: String, on connection: PostgresConnection) throws -> BinaryLayout? {
+        var types: [String: String] = [:]
+        for row in try connection.query(SQLCatalog.text("staging/split_column_types.sql"), [table]).rows {
+            types[try row.decode(String.self, column: "name")] = try row.decode(String.self, column: "type")
+        }
+        return BinaryLayout(kind: kind, typeNames: types)
     }
 
     /// Adds the load table's partition of `month`.

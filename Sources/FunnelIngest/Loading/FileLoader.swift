@@ -39,6 +39,10 @@ public final class FileLoader {
     /// A fixed size in bits for the files' ``RepeatedKeyFilter`` instead of one sized from the
     /// file (tests make it tiny, so that nearly every row is a suspect).
     var repeatedKeyFilterBits: Int?
+    /// The most parallel workers one index build of a bulk merge may take (the keys' primary key,
+    /// the new months' indexes); nil leaves the server's `max_parallel_maintenance_workers`. Set
+    /// from this machine's processors when the server runs on it (``buildWorkerCap(processors:)``).
+    public var buildWorkers: Int?
     /// Opens the second connection of a split load (kept for the next large file).
     public var connectSecondStream: (@Sendable () throws -> PostgresConnection)?
     private var secondConnection: PostgresConnection?
@@ -57,6 +61,29 @@ public final class FileLoader {
         self.workerID = workerID
         self.leaseSeconds = leaseSeconds
         try connection.execute(SQLCatalog.text("staging/create_staging.sql"))
+        if try connection.query(SQLCatalog.text("staging/server_is_local.sql"))[0].decode(Bool.self, at: 0) {
+            buildWorkers = Self.buildWorkerCap(processors: ProcessInfo.processInfo.activeProcessorCount)
+        }
+    }
+
+    /// The parallel workers one index build may take when the server shares the loader's
+    /// `processors`: a split merge runs two builds at once (the keys beside the new months'
+    /// indexes) while the other workers load, so each build, its leader included, gets half the
+    /// processors; none on two. Workers past the processors only take turns with the other
+    /// build's: on two processors, the telemetry's keys took 9-11 s without workers against
+    /// 13-16 s with the server's two, and the history import 56-64 s against 58-72 s
+    /// (docs/performance-log.md).
+    static func buildWorkerCap(processors: Int) -> Int {
+        max(0, processors / 2 - 1)
+    }
+
+    /// Caps the parallel workers of the index builds on `connection` at `workers`, never above the
+    /// server's own setting, for the current transaction (`local`) or the session; returns the
+    /// value in force.
+    @discardableResult
+    static func capBuildWorkers(_ connection: PostgresConnection, at workers: Int, local: Bool) throws -> Int {
+        let value = try connection.query(SQLCatalog.text("staging/build_workers.sql"), [workers, local])[0].decode(String.self, at: 0)
+        return Int(value) ?? workers
     }
 
     /// Makes the C allocator map every block of 1 MB or more on its own and give it back when
@@ -134,13 +161,15 @@ public final class FileLoader {
                                            index: try $0.decode(String.self, at: 2))
             }
             constraintStatements = SplitIndexBuild.constraintStatements(partitions: partitions, definitions: definitions)
-            return SplitIndexBuild(connection: try secondStreamConnection(), partitions: partitions, definitions: definitions)
+            return SplitIndexBuild(connection: try secondStreamConnection(), partitions: partitions, definitions: definitions,
+                                   buildWorkers: buildWorkers)
         }
         defer { try? indexBuild?.wait() }
         try connection.transaction { connection in
             let locked = try connection.query(SQLCatalog.text("bookkeeping/ingest/lock_claimed_file.sql"), [file.fileID, workerID])
             guard locked.rows.count == 1 else { throw LoadInterruption.claimLost(fileID: file.fileID) }
             try connection.query("select set_config('work_mem', $1, true)", [mergeWorkMem])
+            if let buildWorkers { try Self.capBuildWorkers(connection, at: buildWorkers, local: true) }
             // The merges are simple scans, sorts and inserts: compiling them costs more than it saves.
             try connection.execute("set local jit = off")
             var loaded = 0

@@ -135,8 +135,9 @@ final class SplitIndexBuild: @unchecked Sendable {
         }
     }
 
-    /// Starts building, on `connection`, the indexes `definitions` on each partition of `partitions`.
-    init(connection: PostgresConnection, partitions: [String], definitions: [Definition]) {
+    /// Starts building, on `connection`, the indexes `definitions` on each partition of `partitions`,
+    /// each with at most `buildWorkers` parallel workers (nil: the server's setting).
+    init(connection: PostgresConnection, partitions: [String], definitions: [Definition], buildWorkers: Int?) {
         self.connection = connection
         let statements = partitions.flatMap { partition in
             definitions.enumerated().map { ordinal, definition in
@@ -145,7 +146,9 @@ final class SplitIndexBuild: @unchecked Sendable {
         }
         let thread = Thread { [self] in
             do {
+                if let buildWorkers { try FileLoader.capBuildWorkers(self.connection, at: buildWorkers, local: false) }
                 for statement in statements { try self.connection.execute(statement) }
+                if buildWorkers != nil { try self.connection.execute("reset max_parallel_maintenance_workers") }
             } catch {
                 failure = error
             }

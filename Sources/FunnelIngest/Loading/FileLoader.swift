@@ -169,7 +169,7 @@ public final class FileLoader {
             let locked = try connection.query(SQLCatalog.text("bookkeeping/ingest/lock_claimed_file.sql"), [file.fileID, workerID])
             guard locked.rows.count == 1 else { throw LoadInterruption.claimLost(fileID: file.fileID) }
             try connection.query("select set_config('work_mem', $1, true)", [mergeWorkMem])
-            if let buildWorkers { try Self.capBuildWorkers(connection, at: buildWorkers, local: true) }
+            if let buildWorkers, !bulkKinds.isEmpty { try Self.capBuildWorkers(connection, at: buildWorkers, local: true) }
             // The merges are simple scans, sorts and inserts: compiling them costs more than it saves.
             try connection.execute("set local jit = off")
             var loaded = 0

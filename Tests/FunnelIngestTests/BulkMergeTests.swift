@@ -4,6 +4,7 @@ import FunnelCore
 import FunnelGenerate
 @testable import FunnelIngest
 import IngestFixtures
+import Logging
 import PostgresClient
 import Testing
 
@@ -177,6 +178,30 @@ struct BulkMergeTests {
         #expect(try db.count("select count(*) from pg_class where relname like 'bulk_stage_%' or relname like 'bulk_load_%'") == 0)
         #expect(try db.count("select count(*) from pg_indexes where tablename = 'raw_opens_2024_07'")
                 == (try db.count("select count(*) from pg_indexes where tablename = 'raw_opens_2024_05'")))
+        #expect(try db.count("select count(*) from pg_constraint where conname = '\(BulkMerge.boundsCheck)'") == 0,
+                "the new months' bounds checks are dropped once they are attached")
+    }
+
+    @Test("a new month's bounds check rejects rows outside the month and spares its attach the read that proves the bounds")
+    func boundsCheckImpliesPartition() throws {
+        let db = try LoaderFixture()
+        let notices = NoticeLog()
+        let connection = try db.settings.connect(logger: Logger(label: "bounds-check") { _ in notices })
+        let june = Int32(2024 * 12 + 5)
+        let bounds = BulkMerge.bounds(june)
+        try connection.execute("create table month_test (like raw_opens including defaults)")
+        try connection.execute(BulkMerge.addBoundsCheck("month_test", kind: .opens, bounds: bounds))
+        try connection.execute("insert into month_test (event_id, app_id, user_id, opened_at, file_id) values ('o1', 'app', 'u1', '2024-06-30 23:59:59.999999+00', 1)")
+        for outside in ["2024-07-01 00:00:00+00", "2024-05-31 23:59:59.999999+00"] {
+            #expect(throws: PostgresError.self) {
+                try connection.execute("insert into month_test (event_id, app_id, user_id, opened_at, file_id) values ('o2', 'app', 'u2', '\(outside)', 1)")
+            }
+        }
+        try connection.execute("set client_min_messages = debug1")
+        try connection.execute("alter table raw_opens attach partition month_test for values from ('\(bounds.from)') to ('\(bounds.to)')")
+        try connection.execute("reset client_min_messages")
+        #expect(notices.messages.contains { $0.contains("partition constraint for table \"month_test\" is implied by existing constraints") },
+                "\(notices.messages)")
     }
 
     @Test("an ingest drops the load tables stopped split loads left, but not one whose file a worker is loading")
@@ -283,5 +308,27 @@ struct BulkMergeTests {
         }
         #expect(kills >= 20)
         #expect(killedMidway >= 10, "most kills should land while the import runs (\(killedMidway) of \(kills))")
+    }
+}
+
+/// Keeps the messages of the server's notices a connection logs (at debug level), for a test to
+/// read what the server said.
+final class NoticeLog: LogHandler, @unchecked Sendable {
+    // Safe: the lock guards `lines`; the other members are set once.
+    private let lock = NSLock()
+    private var lines: [String] = []
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .debug
+
+    var messages: [String] { lock.withLock { lines } }
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        let notice = event.metadata?["db.notice"].map { "\($0)" } ?? "\(event.message)"
+        lock.withLock { lines.append(notice) }
     }
 }

@@ -97,6 +97,7 @@ enum BulkMerge {
             let name = try connection.quoteIdentifier(partitionName(kind, month: month))
             let bounds = Self.bounds(month)
             try connection.execute("create table \(name) partition of \(loadTable) for values from ('\(bounds.from)') to ('\(bounds.to)')")
+            try connection.execute(addBoundsCheck(name, kind: kind, bounds: bounds))
         }
         let loaded = try connection.query(fill("bulk_insert.sql"), [fileID]).scalar(Int.self)
         steps.lap("insert")
@@ -106,6 +107,7 @@ enum BulkMerge {
             let bounds = Self.bounds(month)
             try connection.execute("alter table \(loadTable) detach partition \(name)")
             try connection.execute("alter table \(rawTable) attach partition \(name) for values from ('\(bounds.from)') to ('\(bounds.to)')")
+            try connection.execute("alter table \(name) drop constraint \(boundsCheck)")
         }
         steps.lap("attach \(newMonths.count) month(s)")
         try connection.execute(fill("bulk_insert_stored_months.sql"))
@@ -174,6 +176,7 @@ enum BulkMerge {
                 try connection.execute("alter table \(load.table) detach partition \(partition)")
                 try connection.execute("alter table \(partition) rename to \(name)")
                 try connection.execute("alter table \(rawTable) attach partition \(name) for values from ('\(bounds.from)') to ('\(bounds.to)')")
+                try connection.execute("alter table \(name) drop constraint \(boundsCheck)")
                 let indexes = try connection.query(SQLCatalog.text("staging/split_index_names.sql"), [partitionName(kind, month: month)])
                 for index in indexes.rows {
                     let parent = try index.decode(String.self, column: "parent_index")
@@ -252,6 +255,19 @@ enum BulkMerge {
                                                        "load.seconds": .string((clock.now - started).secondsText)])
             started = clock.now
         }
+    }
+
+    /// The check a new month's table carries from its creation (`addBoundsCheck`) until it is
+    /// attached to the raw table.
+    static let boundsCheck = "month_bounds"
+
+    /// Adds the month's bounds to the new month's table `table` (empty, so nothing is read) as a
+    /// check of its own: attaching the month to the raw table then finds its partition constraint
+    /// implied and does not read the month to prove it (0.3-0.4 s for a month of the telemetry
+    /// file's 5.7M rows, in the file's merge). Its rows are checked as they come, which costs
+    /// less. The merge drops the check after the attach. The names and bounds are fixed in code.
+    static func addBoundsCheck(_ table: String, kind: EventKind, bounds: (from: String, to: String)) -> String {
+        "alter table \(table) add constraint \(boundsCheck) check (\(kind.timeField) >= '\(bounds.from)' and \(kind.timeField) < '\(bounds.to)')"
     }
 
     /// A month's partition bounds as `timestamptz` literals in UTC (fixed text from integers).

@@ -88,10 +88,12 @@ struct SplitLoad {
         return BinaryLayout(kind: kind, typeNames: types)
     }
 
-    /// Adds the load table's partition of `month`.
+    /// Adds the load table's partition of `month`, with the month's bounds as a check of its own
+    /// (``BulkMerge/addBoundsCheck(_:kind:bounds:)``).
     func addPartition(_ month: Int32, on connection: PostgresConnection) throws {
         let bounds = BulkMerge.bounds(month)
         try connection.execute(fill("split_load_partition.sql", ["partition": partition(month), "from": bounds.from, "to": bounds.to]))
+        try connection.execute(BulkMerge.addBoundsCheck(partition(month), kind: kind, bounds: bounds))
     }
 }
 

@@ -88,7 +88,7 @@ extension InputFileReader {
                 values[field] = FieldValue(tag: .string, start: csv.starts[column], count: csv.counts[column])
             }
         }
-        return encode(kind: kind, store: csv.store, into: &sink)
+        return csv.withFieldBytes(of: record.bytes) { store in encode(kind: kind, store: store, into: &sink) }
     }
 
     func processJSON(_ record: RecordScanner.Record, into sink: inout RowSink) {
@@ -115,7 +115,7 @@ extension InputFileReader {
                 if let field = plan.lookup.index(of: key) { values[field] = entry.value }
             }
         }
-        if let reason = encode(kind: rowKind, store: json.store, into: &sink) {
+        if let reason = json.store.withUnsafeBufferPointer({ encode(kind: rowKind, store: $0, into: &sink) }) {
             reject(record, kind: rowKind, reason: reason, into: &sink)
         }
     }
@@ -161,22 +161,18 @@ extension InputFileReader {
     }
 
     /// Encodes the row in `values` into `sink`, or returns why it is invalid.
-    private func encode(kind: EventKind, store: [UInt8], into sink: inout RowSink) -> String? {
+    private func encode(kind: EventKind, store: UnsafeBufferPointer<UInt8>, into sink: inout RowSink) -> String? {
         let ordinal = kind.ordinal
         var time: Int64 = 0
         let failure = values.withUnsafeBufferPointer { values in
-            store.withUnsafeBufferPointer { store in
-                encoder.encode(kind: ordinal, values: values, store: store, into: &sink.buffers[ordinal], time: &time)
-            }
+            encoder.encode(kind: ordinal, values: values, store: store, into: &sink.buffers[ordinal], time: &time)
         }
         if let failure {
             let plan = encoder.plans[ordinal]
             let value = values[failure.field]
-            return store.withUnsafeBufferPointer { store in
-                failure.failure.reason(
-                    field: plan.specs[failure.field],
-                    value: UnsafeBufferPointer(rebasing: store[Int(value.start)..<Int(value.start + value.count)]))
-            }
+            return failure.failure.reason(
+                field: plan.specs[failure.field],
+                value: UnsafeBufferPointer(rebasing: store[Int(value.start)..<Int(value.start + value.count)]))
         }
         sink.counts[ordinal] += 1
         sink.include(time, kind: ordinal)

@@ -135,12 +135,12 @@ public final class InputFileReader {
                 path: path, reason: "column \(problem.field + 1): \(Self.describe(problem.kind))")
         }
         columnNames = (0..<csv.fieldCount).map { column in
-            csv.withField(column) { String(decoding: $0, as: UTF8.self) }
+            csv.withField(column, of: header.bytes) { String(decoding: $0, as: UTF8.self) }
         }
         let plan = encoder.plans[kind.ordinal]
         var seen = Set<Int>()
         columnMap = (0..<csv.fieldCount).map { column in
-            let index = csv.withField(column) { name in
+            let index = csv.withField(column, of: header.bytes) { name in
                 var lo = 0
                 var hi = name.count
                 while lo < hi && (name[lo] == 0x20 || name[lo] == 0x09) { lo += 1 }

@@ -314,7 +314,7 @@ struct BulkMergeTests {
 /// Keeps the messages of the server's notices a connection logs (at debug level), for a test to
 /// read what the server said.
 final class NoticeLog: LogHandler, @unchecked Sendable {
-    // Safe: the lock guards `lines`; the other members are set once.
+    // Safe: the lock guards `lines`; `metadata` and `logLevel` keep their first values (nothing sets them).
     private let lock = NSLock()
     private var lines: [String] = []
     var metadata: Logger.Metadata = [:]

@@ -17,7 +17,10 @@ struct BenchIngestCommand: ParsableCommand {
         (about 1% invalid rows) and loads the valid rows by plain COPY FROM STDIN into a copy of \
         raw_installs with the same primary key and indexes (baseline), then by the whole ingest path \
         taking the daily merge. Each part uses fresh databases on the configured server, dropped \
-        afterwards. Prints rows/s, ratios and this process's peak memory.
+        afterwards. Prints rows/s, ratios and this process's peak memory. --history-runs N runs the \
+        limit and the import N times in turn, each on fresh databases, and prints every run's ratio \
+        and their median: on a machine whose speed drifts, the median of pairs run side by side is \
+        steadier than one pair.
         """
     )
 
@@ -32,6 +35,9 @@ struct BenchIngestCommand: ParsableCommand {
 
     @Option(name: .customLong("history-workers"), help: "Workers of the history's import.")
     var historyWorkers = 2
+
+    @Option(name: .customLong("history-runs"), help: "Times the limit and the history's import run, in turn (the median ratio is printed).")
+    var historyRuns = 1
 
     @Flag(name: .customLong("no-history"), help: "Skip the history part.")
     var noHistory = false
@@ -55,6 +61,7 @@ struct BenchIngestCommand: ParsableCommand {
     func validate() throws {
         guard events >= 1000 else { throw ValidationError("--events must be at least 1000") }
         guard historyWorkers >= 1 else { throw ValidationError("--history-workers must be at least 1") }
+        guard historyRuns >= 1 else { throw ValidationError("--history-runs must be at least 1") }
     }
 
     func run() throws {
@@ -62,7 +69,7 @@ struct BenchIngestCommand: ParsableCommand {
         if !logging.verbose { logger.logLevel = .warning }
         let options = IngestBenchmark.Options(
             events: events, historyUsers: historyUsers, historyDays: historyDays, historyWorkers: historyWorkers,
-            noHistory: noHistory, noDaily: noDaily, duckdbPython: duckdbPython, noDuckDB: noDuckDB, keep: keep)
+            historyRuns: historyRuns, noHistory: noHistory, noDaily: noDaily, duckdbPython: duckdbPython, noDuckDB: noDuckDB, keep: keep)
         try IngestBenchmark.measure(options, logger: logger) { try database.settings(logger: logger) }
     }
 }

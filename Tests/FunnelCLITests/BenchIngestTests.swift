@@ -5,11 +5,11 @@ import TestSupport
 
 @Suite("funnel bench ingest", .serialized)
 struct BenchIngestTests {
-    @Test("a small run prints the history beside COPY's limit and the daily path beside plain COPY, and drops its databases")
+    @Test("a small run prints the history beside COPY's limit in two runs with their median, the daily path beside plain COPY, and drops its databases")
     func smallRun() throws {
         let settings = try TestCluster.freshDatabase()
         let outcome = try FunnelExecutable.run(["bench", "ingest", "--history-users", "300", "--history-days", "10",
-                                                "--events", "2000", "--no-duckdb"],
+                                                "--history-runs", "2", "--events", "2000", "--no-duckdb"],
                                                environment: ["DATABASE_URL": settings.conninfo])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let out = outcome.stdout
@@ -19,7 +19,12 @@ struct BenchIngestTests {
         #expect(Int(history.1) == Int(files.1), "every row of the files read")
         #expect((Int(history.2) ?? 0) > 0 && (Int(history.2) ?? 0) < (Int(history.1) ?? 0), "duplicates not stored")
         #expect((Int(limit.1) ?? 0) > 0)
-        #expect(out.contains("ratio to the limit:"))
+        let ratios = out.matches(of: /ratio to the limit: ([0-9.]+) \(target/).compactMap { Double($0.1) }
+        #expect(ratios.count == 2, "one ratio per run: \(out)")
+        #expect(out.contains("run 1 of 2:") && out.contains("run 2 of 2:"))
+        let summary = try #require(out.firstMatch(of: /run by run \(each import right after its limit\): ([0-9.]+), ([0-9.]+); median ([0-9.]+)/), "\(out)")
+        #expect([Double(summary.1), Double(summary.2)] == ratios.map { Optional($0) })
+        #expect(abs((Double(summary.3) ?? 0) - (ratios[0] + ratios[1]) / 2) <= 0.011, "the median of two runs is their mean")
         #expect(out.contains("funnel ingest, daily merge"))
         #expect(out.contains("baseline (COPY FROM STDIN into raw_installs' twin"))
         // The ingest bench's scratch databases are funnel_bench_<pid>_<part>; the other benches'

@@ -195,4 +195,13 @@ struct SpendResponseTests {
         #expect(Double(honest) >= 0.8 * Double(histories))
         #expect(ordinary < honest)
     }
+
+    /// Also the median `funnel bench ingest --history-runs` prints of its runs' ratios.
+    @Test("the median: the middle value of an odd count, the mean of the two middle values of an even count, whatever the order")
+    func median() {
+        #expect(SpendResponse.median([0.48]) == 0.48)
+        #expect(SpendResponse.median([0.54, 0.43, 0.48]) == 0.48)
+        #expect(SpendResponse.median([0.50, 0.40, 0.60, 0.30]) == 0.45)
+        #expect(SpendResponse.median([]) == 0)
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import FunnelCompute
+import FunnelCore
 import FunnelGenerate
 import FunnelPipeline
 public import Logging
@@ -50,8 +51,11 @@ extension IngestBenchmark {
         defer { if !keep { try? FileManager.default.removeItem(atPath: directory) } }
         let admin = try settings.connect(logger: logger)
         var databases: [String] = []
+        func drop(_ name: String) throws {
+            try admin.execute("drop database if exists \(try admin.quoteIdentifier(name)) with (force)")
+        }
         defer {
-            if !keep { for name in databases { _ = try? admin.execute("drop database if exists \(try admin.quoteIdentifier(name)) with (force)") } }
+            if !keep { for name in databases { _ = try? drop(name) } }
         }
         /// A fresh database on the server, migrated unless `migrated` is false.
         func scratch(_ suffix: String, migrated: Bool = true) throws -> ConnectionSettings {
@@ -79,17 +83,17 @@ extension IngestBenchmark {
                 report(result)
                 // Each run's databases go before the next, so that runs do not fill the disk.
                 if !keep {
-                    for name in databases[before...] { try admin.execute("drop database if exists \(try admin.quoteIdentifier(name)) with (force)") }
+                    for name in databases[before...] { try drop(name) }
                     databases.removeSubrange(before...)
                 }
             }
             if results.count > 1 {
                 DailyBenchmark.say("  ratio to the limit, run by run (each import right after its limit): "
                                    + results.map { String(format: "%.2f", $0.ratio) }.joined(separator: ", ")
-                                   + String(format: "; median %.2f (target >= 0.50)", median(results.map(\.ratio))))
+                                   + String(format: "; median %.2f (target >= 0.50)", SpendResponse.median(results.map(\.ratio))))
             }
             if !options.noDuckDB {
-                try duckDBLoad(historyDirectory, funnelSeconds: median(results.map(\.importSeconds)), python: options.duckdbPython)
+                try duckDBLoad(historyDirectory, funnelSeconds: SpendResponse.median(results.map(\.importSeconds)), python: options.duckdbPython)
             }
         }
 
@@ -106,13 +110,6 @@ extension IngestBenchmark {
                 """)
         }
         if keep { print("kept: \(directory) and databases \(databases.joined(separator: ", "))") }
-    }
-
-    /// The middle value, or the mean of the two middle values of an even count.
-    static func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        guard !sorted.isEmpty else { return 0 }
-        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
     }
 
     /// Prints one run of the limit and the history's import.

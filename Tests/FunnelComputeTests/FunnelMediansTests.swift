@@ -1,10 +1,15 @@
+import Foundation
+import FunnelCompute
+import FunnelCore
 import FunnelSQL
 import PostgresClient
 import Testing
+import TestSupport
 
-/// The default funnel's exact medians kept by `intermediate/metrics/int_funnel_points.fold.sql`: each run moves a
-/// group's anchor by the changes below it and walks to the new middle. Checked against
-/// percentile_cont over the stored points after every round of random changes.
+/// The default funnel's exact medians: computed from every point by a whole-history rebuild
+/// (`FunnelMedianTable`), and kept by `intermediate/metrics/int_funnel_points.fold.sql`, where
+/// each run moves a group's anchor by the changes below it and walks to the new middle. Both are
+/// checked against PostgreSQL's percentile_disc and percentile_cont over the stored points.
 @Suite("Funnel medians kept by their changes")
 struct FunnelMediansTests {
     /// One user's funnel side as `funnel_fact_changes` carries it.
@@ -92,5 +97,54 @@ struct FunnelMediansTests {
             }
         }
         try connection.execute("rollback")
+    }
+
+    @Test("a whole-history rebuild's medians, anchors and counts equal PostgreSQL's percentiles over the points")
+    func rebuiltMediansEqualPercentiles() throws {
+        let generated = try FrictionFixtures.generate(users: 1500, seed: 9)
+        defer { try? FileManager.default.removeItem(at: generated.directory) }
+        let settings = try TestCluster.freshDatabase(migrated: true)
+        let connection = try settings.connect()
+        try GeneratedDataLoader.load(directory: generated.directory.path, settings: settings)
+        let summary = try #require(try ComputeEngine(configuration: FunnelConfiguration()).run(connection, options: ComputeOptions(full: true)))
+        #expect(summary.failedChecks.isEmpty)
+        let stored = try connection.query("""
+            select (app_id, step_index, dim, dim_value, users, anchor_seconds, anchor_below, anchor_ties,
+                    median_seconds)::text
+            from int_funnel_medians where funnel = 'default' and step_index > 0 order by 1
+            """).map { try $0.decode(String.self, at: 0) }
+        let percentiles = try connection.query("""
+            with points as (
+                select p.app_id, p.step_index, p.seconds, d.dim, d.dim_value
+                from int_funnel_points p
+                cross join lateral (values ('all', 'all'), ('network', p.network), ('campaign', p.campaign),
+                                           ('country', p.country), ('platform', p.platform)) as d (dim, dim_value)
+                where p.funnel = 'default'
+            ), groups as (
+                select app_id, step_index, dim, dim_value, count(*) as users,
+                       percentile_disc(0.5) within group (order by seconds) as anchor,
+                       percentile_cont(0.5) within group (order by seconds) as median
+                from points group by app_id, step_index, dim, dim_value
+            )
+            select (g.app_id, g.step_index, g.dim, g.dim_value, g.users, g.anchor,
+                    count(*) filter (where p.seconds < g.anchor), count(*) filter (where p.seconds = g.anchor),
+                    g.median)::text
+            from groups g
+            join points p using (app_id, step_index, dim, dim_value)
+            group by g.app_id, g.step_index, g.dim, g.dim_value, g.users, g.anchor, g.median
+            order by 1
+            """).map { try $0.decode(String.self, at: 0) }
+        #expect(stored == percentiles)
+        // Every step of the funnel has points, with several breakdown values each.
+        let steps = try connection.query("select count(distinct step_index) from int_funnel_medians where step_index > 0")
+            .scalar(Int.self)
+        #expect(steps == 4)
+        #expect(stored.count > 40, "\(stored.count) groups")
+        // Step 0 counts every cohort member once, per breakdown as for the steps.
+        let starts = try connection.query("""
+            select users from int_funnel_medians where step_index = 0 and dim = 'all'
+            """).map { try $0.decode(Int.self, at: 0) }
+        let members = try connection.query("select count(*) from int_user_facts").scalar(Int.self)
+        #expect(starts == [members])
     }
 }

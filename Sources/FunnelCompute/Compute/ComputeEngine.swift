@@ -101,8 +101,9 @@ public struct ComputeEngine: Sendable {
                 foldedUsers = try fold(connection)
             }
             var cohortDays = try connection.query("select count(*) from compute_scope").scalar(Int.self)
+            var funnelPointsBuilt = false
             if cohortDays > 0 {
-                users = try rebuild(connection, wholeHistory: wholeHistory)
+                (users, funnelPointsBuilt) = try rebuild(connection, wholeHistory: wholeHistory)
                 cohortDays = try connection.query("select count(*) from compute_scope").scalar(Int.self)
             }
             let spendDates = try connection.query(
@@ -114,7 +115,7 @@ public struct ComputeEngine: Sendable {
                 }
             }
             try connection.execute(SQLCatalog.text("bookkeeping/metrics/fold_files.sql"))
-            try updateFunnelPoints(connection, wholeHistory: wholeHistory)
+            if !funnelPointsBuilt { try updateFunnelPoints(connection, wholeHistory: wholeHistory) }
             if cohortDays > 0 || foldedUsers > 0 || spendDates > 0 || changed {
                 try buildMarts(connection, full: full)
             }
@@ -217,8 +218,10 @@ public struct ComputeEngine: Sendable {
         return folded
     }
 
-    /// Facts and rollups of the scope's cohort days; returns the number of users rebuilt.
-    private func rebuild(_ connection: PostgresConnection, wholeHistory: Bool) throws -> Int {
+    /// Facts and rollups of the scope's cohort days (and, for the whole history, the default
+    /// funnel's points and medians); returns the number of users rebuilt and whether the funnel's
+    /// points were built.
+    private func rebuild(_ connection: PostgresConnection, wholeHistory: Bool) throws -> (users: Int, funnelPointsBuilt: Bool) {
         // The whole history: every install's user, the facts just emptied (the same rows, in one scan).
         let installs = wholeHistory ? "intermediate/metrics/scope_installs.full.sql" : "intermediate/metrics/scope_installs.sql"
         try timed("int_scope_installs") { try connection.execute(SQLCatalog.text(installs)) }
@@ -258,14 +261,19 @@ public struct ComputeEngine: Sendable {
         }
         try timed("int_user_funnel_steps") { try evaluateCustomFunnels(connection) }
         try timed("int_user_retention") { try evaluateCustomRetention(connection) }
+        // The whole history's funnel points come from the facts alone: their medians are computed
+        // here on a thread of their own while the server builds the rollups, which the medians'
+        // step 0 reads.
+        let medians = wholeHistory ? try startFunnelMedians(connection) : nil
         // The rollups group hundreds of thousands of rows by six or seven keys: hashing them took
         // half the time of the sort-based plan the planner picks on its own (measured at 1M events).
         // Only for this step: elsewhere, plans without sorts were far worse.
         try connection.execute("set local enable_sort = off")
         try timed("int_cohort_rollups") { try connection.execute(SQLCatalog.text("intermediate/metrics/int_cohort_rollups.sql")) }
         try connection.execute("set local enable_sort = on")
+        if let medians { try finishFunnelMedians(connection, medians) }
         try timed("compute_state") { try connection.execute(SQLCatalog.text("bookkeeping/metrics/compute_state.sql")) }
-        return users
+        return (users, medians != nil)
     }
 
     /// Where `int_user_facts.inviters.sql` reads the inviters' attribution: the scope's installs
@@ -305,15 +313,16 @@ public struct ComputeEngine: Sendable {
         try connection.execute(SQLCatalog.text(path).replacingOccurrences(of: "{{\(name)}}", with: table))
     }
 
-    /// Brings the default funnel's points and exact medians (migration 0043) up to date: from
-    /// this run's fact changes, or from every user's facts after a full rebuild or when they were
-    /// never built (a database migrated from before them).
+    /// Brings the default funnel's points and exact medians (migration 0043) up to date where the
+    /// rebuild did not build them: from this run's fact changes, or from every user's facts after
+    /// a full rebuild of no cohort or when they were never built (a database migrated from before
+    /// them).
     private func updateFunnelPoints(_ connection: PostgresConnection, wholeHistory: Bool) throws {
         let missing = try connection.query(
             "select exists (select 1 from int_user_facts) and not exists (select 1 from int_funnel_medians)"
         ).scalar(Bool.self)
         if wholeHistory || missing {
-            try timed("funnel_points_full") { try connection.execute(SQLCatalog.text("intermediate/metrics/int_funnel_points.sql")) }
+            try finishFunnelMedians(connection, try startFunnelMedians(connection))
         } else if try connection.query("select exists (select 1 from funnel_fact_changes)").scalar(Bool.self) {
             try timed("funnel_points") { try connection.execute(SQLCatalog.text("intermediate/metrics/int_funnel_points.fold.sql")) }
         }
@@ -356,7 +365,7 @@ public struct ComputeEngine: Sendable {
         return failed
     }
 
-    private func timed(_ step: String, _ body: () throws -> Void) throws {
+    func timed(_ step: String, _ body: () throws -> Void) throws {
         let started = Date()
         try body()
         logger.debug("compute step done", metadata: [

@@ -12,18 +12,23 @@ extension ComputeEngine {
         try timed("funnel_points_full") {
             try connection.execute(SQLCatalog.text("intermediate/metrics/int_funnel_points.sql"))
         }
-        var table = FunnelMedianTable()
+        let inFlight = FunnelMediansInFlight()
+        // The points' count as `int_funnel_points.sql`'s analyze estimated it: room for them at once.
+        let estimate = try connection.query("select reltuples from pg_class where oid = 'int_funnel_points'::regclass")
+            .scalar(Double.self)
+        inFlight.table.reserveCapacity(max(0, Int(estimate * 1.02)))
         try timed("funnel_points_read") {
-            try connection.stream(SQLCatalog.text("intermediate/metrics/int_funnel_points.stream.sql"), batchRows: 50_000) { batch in
+            try connection.stream(SQLCatalog.text("intermediate/metrics/int_funnel_points.stream.sql"), batchRows: 10_000) { batch in
                 for row in 0..<batch.count {
-                    table.add(appID: batch.string(row, 0) ?? "", stepIndex: Int(batch.int64(row, 1)),
-                              seconds: batch.float64(row, 2), network: batch.string(row, 3) ?? "",
-                              campaign: batch.string(row, 4) ?? "", country: batch.string(row, 5) ?? "",
-                              platform: batch.string(row, 6) ?? "")
+                    inFlight.table.add(appID: batch.string(row, 0) ?? "", stepIndex: Int(batch.int64(row, 1)),
+                                       seconds: batch.float64(row, 2), network: batch.string(row, 3) ?? "",
+                                       campaign: batch.string(row, 4) ?? "", country: batch.string(row, 5) ?? "",
+                                       platform: batch.string(row, 6) ?? "")
                 }
             }
         }
-        return FunnelMediansInFlight(table)
+        inFlight.start()
+        return inFlight
     }
 
     /// Waits for the medians `startFunnelMedians` computes and writes them, with step 0 from the
@@ -39,16 +44,22 @@ extension ComputeEngine {
     }
 }
 
-/// The default funnel's medians being computed on a thread of their own.
+/// The default funnel's points, filled on the caller's thread, then their medians computed on a
+/// thread of their own.
 final class FunnelMediansInFlight: @unchecked Sendable {
-    // Safe: `rows` is written once by the computing thread before it signals `done`, and read
-    // only after waiting on `done`.
+    // Safe: `table` is filled by the caller before `start`, and from then on touched only by the
+    // computing thread, which takes it whole (so its points are sorted in place, not copied);
+    // `rows` is written by that thread before it signals `done` and read only after waiting on it.
+    var table = FunnelMedianTable()
     private let done = DispatchSemaphore(value: 0)
     private var rows: [FunnelMedianTable.Row] = []
 
-    init(_ table: FunnelMedianTable) {
+    /// Starts computing the rows of the points added so far.
+    func start() {
         Thread { [self] in
-            rows = table.rows()
+            var points = FunnelMedianTable()
+            swap(&points, &table)
+            rows = points.rows()
             done.signal()
         }.start()
     }

@@ -12,8 +12,9 @@
 ///   `anchor + 0.5 * (next - anchor)` with the point after it, the formula PostgreSQL
 ///   interpolates by (and `int_funnel_points.fold.sql` walks to), so both give the same bits.
 ///
-/// Breakdown values and apps are kept as small numbers while points are added (`add`), so a
-/// million points cost a few hundred kilobytes of names and one array of numbers.
+/// Breakdown values and apps are kept as small numbers while points are added (`add`), so the
+/// table holds one array of 32 bytes a point and each distinct name once; computing the rows
+/// sorts that array in place and needs little more.
 public struct FunnelMedianTable: Sendable {
     /// One group's figures, in `int_funnel_medians`' columns.
     public struct Row: Sendable, Equatable, CustomStringConvertible {
@@ -55,6 +56,11 @@ public struct FunnelMedianTable: Sendable {
     /// Points added so far.
     public var count: Int { points.count }
 
+    /// Makes room for `count` points in all, so adding them does not grow the array by doubling.
+    public mutating func reserveCapacity(_ count: Int) {
+        points.reserveCapacity(count)
+    }
+
     /// Adds one user's time to reach `stepIndex` from the step before, with the user's app and
     /// breakdown values (network, campaign, country, platform).
     public mutating func add(appID: String, stepIndex: Int, seconds: Double,
@@ -73,65 +79,98 @@ public struct FunnelMedianTable: Sendable {
     }
 
     /// Every group's row, ordered by app, step, breakdown (`all` first, then `breakdowns`' order)
-    /// and value.
-    public func rows() -> [Row] {
-        /// A group: app, step, breakdown (0 = all, 1-4 = `breakdowns`) and value (-1 for all).
-        struct Group: Hashable {
-            var app: Int32
-            var step: Int32
-            var breakdown: Int32
-            var value: Int32
+    /// and value. Consumes the table: its points are sorted in place by app, step and seconds
+    /// (one sort, no copy), then each (app, step)'s points are walked once per breakdown, each
+    /// group's middle found from its count, so memory stays that of the points.
+    public consuming func rows() -> [Row] {
+        points.sort { a, b in
+            if a.app != b.app { return a.app < b.app }
+            if a.step != b.step { return a.step < b.step }
+            return a.seconds < b.seconds
         }
-        var groups: [Group: [Double]] = [:]
-        for point in points {
-            func add(_ breakdown: Int32, _ value: Int32) {
-                groups[Group(app: point.app, step: point.step, breakdown: breakdown, value: value), default: []]
-                    .append(point.seconds)
+        var rows: [Row] = []
+        var start = 0
+        while start < points.count {
+            var end = start + 1
+            while end < points.count && points[end].app == points[start].app && points[end].step == points[start].step {
+                end += 1
             }
-            add(0, -1)
-            add(1, point.values.0)
-            add(2, point.values.1)
-            add(3, point.values.2)
-            add(4, point.values.3)
+            rows += blockRows(points[start..<end])
+            start = end
         }
-        var rows: [(Group, Row)] = []
-        rows.reserveCapacity(groups.count)
-        for (group, seconds) in groups {
-            let dim = group.breakdown == 0 ? "all" : Self.breakdowns[Int(group.breakdown) - 1]
-            let value = group.value < 0 ? "all" : names[Int(group.value)]
-            rows.append((group, Self.row(app: names[Int(group.app)], step: Int(group.step), dim: dim, value: value,
-                                         sorting: seconds)))
+        return rows.sorted { a, b in
+            if a.appID != b.appID { return a.appID < b.appID }
+            if a.stepIndex != b.stepIndex { return a.stepIndex < b.stepIndex }
+            let dimA = a.dim == "all" ? 0 : 1 + (Self.breakdowns.firstIndex(of: a.dim) ?? 0)
+            let dimB = b.dim == "all" ? 0 : 1 + (Self.breakdowns.firstIndex(of: b.dim) ?? 0)
+            if dimA != dimB { return dimA < dimB }
+            return a.dimValue < b.dimValue
         }
-        rows.sort { a, b in
-            if a.1.appID != b.1.appID { return a.1.appID < b.1.appID }
-            if a.0.step != b.0.step { return a.0.step < b.0.step }
-            if a.0.breakdown != b.0.breakdown { return a.0.breakdown < b.0.breakdown }
-            return a.1.dimValue < b.1.dimValue
-        }
-        return rows.map(\.1)
     }
 
-    /// One group's row from its seconds, in any order (at least one).
-    static func row(app: String, step: Int, dim: String, value: String, sorting seconds: [Double]) -> Row {
-        let sorted = seconds.sorted()
-        let middle = (sorted.count - 1) / 2
-        let anchor = sorted[middle]
-        let below = firstIndex(in: sorted) { $0 >= anchor }
-        let ties = firstIndex(in: sorted) { $0 > anchor } - below
-        let median = sorted.count % 2 == 1 ? anchor : anchor + 0.5 * (sorted[middle + 1] - anchor)
-        return Row(appID: app, stepIndex: step, dim: dim, dimValue: value, users: sorted.count,
-                   anchorSeconds: anchor, anchorBelow: below, anchorTies: ties, medianSeconds: median)
+    /// The rows of one app's step: its points, sorted by seconds, walked for `all` and for each
+    /// breakdown, every value of which is a group.
+    private func blockRows(_ block: ArraySlice<Point>) -> [Row] {
+        let first = block[block.startIndex]
+        let app = names[Int(first.app)]
+        let step = Int(first.step)
+        var rows: [Row] = []
+        for breakdown in 0...Self.breakdowns.count {
+            func value(_ point: Point) -> Int {
+                switch breakdown {
+                case 0: 0
+                case 1: Int(point.values.0)
+                case 2: Int(point.values.1)
+                case 3: Int(point.values.2)
+                default: Int(point.values.3)
+                }
+            }
+            var walks = [MiddleWalk](repeating: MiddleWalk(), count: breakdown == 0 ? 1 : names.count)
+            for point in block { walks[value(point)].users += 1 }
+            for point in block { walks[value(point)].step(point.seconds) }
+            for (index, walk) in walks.enumerated() where walk.users > 0 {
+                rows.append(Row(appID: app, stepIndex: step,
+                                dim: breakdown == 0 ? "all" : Self.breakdowns[breakdown - 1],
+                                dimValue: breakdown == 0 ? "all" : names[index], users: walk.users,
+                                anchorSeconds: walk.anchor, anchorBelow: walk.below, anchorTies: walk.ties,
+                                medianSeconds: walk.median))
+            }
+        }
+        return rows
     }
 
-    /// The first index whose value meets `test`, which holds from some index to the end of the
-    /// sorted values (binary search); the count when it holds nowhere.
-    private static func firstIndex(in sorted: [Double], where test: (Double) -> Bool) -> Int {
-        var low = 0
-        var high = sorted.count
-        while low < high {
-            let mid = (low + high) / 2
-            if test(sorted[mid]) { high = mid } else { low = mid + 1 }
+    /// One group's walk through its times in ascending order, once its count (`users`) is known:
+    /// the anchor at rank floor((users - 1) / 2), the times below it (where its run of equal times
+    /// began), the times equal to it, and the time after it for an even count.
+    private struct MiddleWalk {
+        var users = 0
+        var seen = 0
+        var last = 0.0
+        var runStart = 0
+        var anchor = 0.0
+        var below = 0
+        var ties = 0
+        var next = 0.0
+
+        mutating func step(_ seconds: Double) {
+            let middle = (users - 1) / 2
+            if seen == 0 || seconds != last {
+                runStart = seen
+                last = seconds
+            }
+            if seen == middle {
+                anchor = seconds
+                below = runStart
+                ties = seen - runStart + 1
+            } else if seen > middle && seconds == anchor {
+                ties += 1
+            }
+            if seen == middle + 1 { next = seconds }
+            seen += 1
         }
-        return low
+
+        /// `percentile_cont(0.5)`: the anchor for an odd count, else halfway to the next time as
+        /// PostgreSQL interpolates.
+        var median: Double { users % 2 == 1 ? anchor : anchor + 0.5 * (next - anchor) }
     }
 }

@@ -80,8 +80,8 @@ public struct FunnelMedianTable: Sendable {
 
     /// Every group's row, ordered by app, step, breakdown (`all` first, then `breakdowns`' order)
     /// and value. Consumes the table: its points are sorted in place by app, step and seconds
-    /// (one sort, no copy per group), then each (app, step)'s points are walked once per breakdown, each
-    /// group's middle found from its count, so memory stays that of the points.
+    /// (one sort, no copy per group), then each (app, step)'s points are walked once per
+    /// breakdown, each group's middle found from its count, so memory stays that of the points.
     public consuming func rows() -> [Row] {
         points.sort { a, b in
             if a.app != b.app { return a.app < b.app }

@@ -13,10 +13,6 @@ extension ComputeEngine {
             try connection.execute(SQLCatalog.text("intermediate/metrics/int_funnel_points.sql"))
         }
         let inFlight = FunnelMediansInFlight()
-        // The points' count as `int_funnel_points.sql`'s analyze estimated it: room for them at once.
-        let estimate = try connection.query("select reltuples from pg_class where oid = 'int_funnel_points'::regclass")
-            .scalar(Double.self)
-        inFlight.table.reserveCapacity(max(0, Int(estimate * 1.02)))
         try timed("funnel_points_read") {
             try connection.stream(SQLCatalog.text("intermediate/metrics/int_funnel_points.stream.sql"), batchRows: 10_000) { batch in
                 for row in 0..<batch.count {

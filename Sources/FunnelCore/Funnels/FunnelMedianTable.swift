@@ -56,11 +56,6 @@ public struct FunnelMedianTable: Sendable {
     /// Points added so far.
     public var count: Int { points.count }
 
-    /// Makes room for `count` points in all, so adding them does not grow the array by doubling.
-    public mutating func reserveCapacity(_ count: Int) {
-        points.reserveCapacity(count)
-    }
-
     /// Adds one user's time to reach `stepIndex` from the step before, with the user's app and
     /// breakdown values (network, campaign, country, platform).
     public mutating func add(appID: String, stepIndex: Int, seconds: Double,

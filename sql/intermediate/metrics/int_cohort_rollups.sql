@@ -41,10 +41,10 @@ group by f.cohort_date, f.network, f.campaign, f.country, f.platform, f.app_id;
 
 -- The users' days are summed by a small integer per slice (cohort, network, campaign, country,
 -- platform), numbered from the cohort rollup just written, instead of by the slice's six columns:
--- hashing 2.6M rows (at 300k users) by two integers instead of by four texts, a date and the
--- app, and sorting the cells by integers (8.6-9.6 s against 10.3-12.4 s for this statement, in
--- psql). Revenue is summed only where it is not zero: a numeric sum keeps a state per cell even
--- for zeros.
+-- 2.6M rows (at 300k users) hashed by two integers instead of by four texts, a date and the app,
+-- and the cells sorted by integers (6.8-7.6 s against 10.3-12.4 s for this statement, in psql, in
+-- different hours). Revenue is summed only where it is not zero: a numeric sum keeps a state per
+-- cell even for zeros.
 with settings as (
     select max_day from compute_settings where app_id = ''
 ), slices as materialized (
@@ -57,12 +57,15 @@ with settings as (
     from int_cohort_rollup r
     join compute_scope sc on sc.app_id = r.app_id and sc.cohort_date = r.cohort_date
 ), scoped as (
-    -- only the columns below: the facts' whole rows (350 bytes at 300k users) made the join to
-    -- the users' days hash the days instead
+    -- Only the columns below: the facts' whole rows are 350 bytes at 300k users. Every scope
+    -- user's facts have their slice; the slice is left joined for the estimate: joined on six
+    -- columns of a CTE, the facts were taken for one row, which invites a plan that scans the
+    -- users' days once per user (a left join keeps at least every fact).
     select f.app_id, f.user_id, g.slice, f.first_purchase_day, f.last_active_day
     from int_user_facts f
-    join slices g on g.app_id = f.app_id and g.cohort_date = f.cohort_date and g.network = f.network
-                 and g.campaign = f.campaign and g.country = f.country and g.platform = f.platform
+    join compute_scope sc on sc.app_id = f.app_id and sc.cohort_date = f.cohort_date
+    left join slices g on g.app_id = f.app_id and g.cohort_date = f.cohort_date and g.network = f.network
+                      and g.campaign = f.campaign and g.country = f.country and g.platform = f.platform
 ), contributions as (
     select f.slice, d.day_n,
            d.active::integer as active_users, 0 as last_active_users, nullif(d.revenue_usd, 0) as revenue_usd,

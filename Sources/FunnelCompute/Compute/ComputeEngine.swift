@@ -242,8 +242,8 @@ public struct ComputeEngine: Sendable {
         try timed("int_scope_user_days") { try connection.execute(SQLCatalog.text("intermediate/metrics/scope_user_days.sql")) }
         if wholeHistory { try connection.execute("set local enable_hashagg = on") }
         try timed("user_activity") { try sumActivity(connection, of: .allDays) }
-        if wholeHistory { try connection.execute("set local work_mem = '\(Self.workMem)'") }
         if wholeHistory {
+            try connection.execute("set local work_mem = '\(Self.workMem)'")
             try timed("int_user_facts_inviters") { try linkInviters(connection, from: .installs) }
         }
         for step in ["scope_user_state", "scope_onboarding", "int_user_facts"] {

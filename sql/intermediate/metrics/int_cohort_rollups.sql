@@ -42,7 +42,7 @@ group by f.cohort_date, f.network, f.campaign, f.country, f.platform, f.app_id;
 -- The users' days are summed by a small integer per slice (cohort, network, campaign, country,
 -- platform), numbered from the cohort rollup just written, instead of by the slice's six columns:
 -- 2.6M rows (at 300k users) hashed by two integers instead of by four texts, a date and the app,
--- and the cells sorted by integers (6.8-7.6 s against 10.3-12.4 s for this statement, in psql, in
+-- and the cells sorted by integers (6.8-9.6 s against 10.3-12.4 s for this statement, in psql, in
 -- different hours). Revenue is summed only where it is not zero: a numeric sum keeps a state per
 -- cell even for zeros.
 with settings as (

@@ -267,21 +267,30 @@ struct BulkMergeTests {
         let expected = try Self.digests(clean)
         #expect(try clean.count("select count(*) from raw_ux") > 0)
 
+        // Kills are counted only where they land while the import runs. A run resumed after a
+        // kill has less left to load, so each round's next kill falls within what its earlier
+        // runs left (the clean import's time less the time they ran); a kill that finds the
+        // import done ends the round, and rounds go on until 20 kills landed midway.
         var random = SystemRandomNumberGenerator()
-        var kills = 0
         var killedMidway = 0
-        for round in 0..<7 {
+        var missed = 0
+        var round = 0
+        while killedMidway < 20 && round < 14 {
+            defer { round += 1 }
             let db = try LoaderFixture()
             let paths = try Self.history(db)
             // Odd rounds load every event file by two COPY streams (split load).
             let split = round % 2 == 1 ? ["--split-copy-mb", "0"] : []
+            var ran = 0.0
             for _ in 0..<3 {
                 let process = try db.start(["ingest"] + paths + ["--bulk-rows", "1", "--lease", "1", "--workers", "1"] + split)
-                Thread.sleep(forTimeInterval: Double.random(in: 0.05...max(0.1, cleanSeconds * 0.7), using: &random))
-                if process.isRunning { killedMidway += 1 }
+                let wait = Double.random(in: 0.05...max(0.1, (cleanSeconds - ran) * 0.7), using: &random)
+                Thread.sleep(forTimeInterval: wait)
+                let midway = process.isRunning
                 kill(process.processIdentifier, SIGKILL)
                 process.waitUntilExit()
-                kills += 1
+                ran += wait
+                if midway { killedMidway += 1 } else { missed += 1 }
                 // As a rerun after a crash finds it: the killed run's server sessions gone (one
                 // still running a statement ends when it next talks to the dead client) and its
                 // lease expired, so files are claimed in queue order as in the clean import.
@@ -290,6 +299,7 @@ struct BulkMergeTests {
                 }
                 #expect(gone, "round \(round): the killed run's sessions did not end")
                 Thread.sleep(forTimeInterval: 1.1)
+                if !midway || killedMidway >= 20 { break }
             }
             let rerun = try db.run(["ingest"] + paths + ["--bulk-rows", "1", "--lease", "1", "--workers", "1"] + split)
             #expect(rerun.status == 0, "round \(round): \(rerun.stderr)")
@@ -306,8 +316,8 @@ struct BulkMergeTests {
                       <> (select count(*) from pg_index x where x.indrelid = i.inhparent)
                 """) == 0, "round \(round)")
         }
-        #expect(kills >= 20)
-        #expect(killedMidway >= 10, "most kills should land while the import runs (\(killedMidway) of \(kills))")
+        print("bulk import kills: \(killedMidway) landed midway, \(missed) found the import done, in \(round) rounds")
+        #expect(killedMidway >= 20, "20 kills should land while an import runs (\(killedMidway) did, \(missed) found it done, in \(round) rounds)")
     }
 }
 

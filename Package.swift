@@ -34,7 +34,7 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .target(name: "FunnelCompute", dependencies: [
-            "FunnelCore", "FunnelSQL", "PostgresClient", "FunnelQuery",
+            "FunnelCore", "FunnelCalendar", "FunnelSQL", "PostgresClient", "FunnelQuery",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "FunnelReports", dependencies: [

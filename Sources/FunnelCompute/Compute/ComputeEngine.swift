@@ -232,19 +232,17 @@ public struct ComputeEngine: Sendable {
             try connection.execute(SQLCatalog.text("intermediate/metrics/scope_installs.sql"))
         }
         let users = try connection.query("select count(*) from scope_installs").scalar(Int.self)
-        // Every user's days of the whole history are sorted by user and day to be summed: in memory
-        // with 1 GB (4.2M event rows at 300k users) instead of merged on disk (19.7 -> 14.7 s). Not
-        // hashed: the planner expects 60k groups where there are 2.2M, and sizes each group's two
-        // arrays at 8 kB, so its hash spilled in batches (12.2-12.7 s against 10.3-10.8 s sorted).
-        // Summing those days per user sorts them again (2.2M rows, 153 MB), which went to disk at the
-        // usual work_mem.
-        if wholeHistory { try connection.execute("set local work_mem = '1GB'; set local enable_hashagg = off") }
-        try timed("int_scope_user_days") { try connection.execute(SQLCatalog.text("intermediate/metrics/scope_user_days.sql")) }
-        if wholeHistory { try connection.execute("set local enable_hashagg = on") }
-        try timed("user_activity") { try sumActivity(connection, of: .allDays) }
+        // The whole history's days are summed in the client (`UserDaysTable`), which also gives
+        // the day rollup's cells, written with the other rollups below: on the server, its 4.2M
+        // events (at 300k users) were sorted by user and day, the 2.2M days sorted again by user,
+        // and 2.6M contributions hashed into the cells.
+        var clientDays: UserDaysTable.Sums?
         if wholeHistory {
-            try connection.execute("set local work_mem = '\(Self.workMem)'")
+            clientDays = try sumUserDaysInClient(connection)
             try timed("int_user_facts_inviters") { try linkInviters(connection, from: .installs) }
+        } else {
+            try timed("int_scope_user_days") { try connection.execute(SQLCatalog.text("intermediate/metrics/scope_user_days.sql")) }
+            try timed("user_activity") { try sumActivity(connection, of: .allDays) }
         }
         for step in ["scope_user_state", "scope_onboarding", "int_user_facts"] {
             try timed(step) { try connection.execute(SQLCatalog.text("intermediate/metrics/\(step).sql")) }
@@ -277,7 +275,13 @@ public struct ComputeEngine: Sendable {
         try timed("int_cohort_rollups") {
             if wholeHistory { try connection.execute(SQLCatalog.text("intermediate/metrics/int_cohort_day_rollup.key_drop.sql")) }
             try connection.execute(SQLCatalog.text("intermediate/metrics/int_cohort_rollups.sql"))
+            if let clientDays {
+                try writeDayRollup(connection, clientDays)
+            } else {
+                try connection.execute(SQLCatalog.text("intermediate/metrics/int_cohort_day_rollup.sql"))
+            }
             if wholeHistory { try connection.execute(SQLCatalog.text("intermediate/metrics/int_cohort_day_rollup.key_add.sql")) }
+            try connection.execute(SQLCatalog.text("intermediate/metrics/int_network_day_rollup.sql"))
         }
         try connection.execute("set local enable_sort = on")
         if let medians { try finishFunnelMedians(connection, medians) }
@@ -374,12 +378,15 @@ public struct ComputeEngine: Sendable {
         return failed
     }
 
-    func timed(_ step: String, _ body: () throws -> Void) throws {
+    /// Runs one step and logs its time; returns what the step gives.
+    @discardableResult
+    func timed<Value>(_ step: String, _ body: () throws -> Value) rethrows -> Value {
         let started = Date()
-        try body()
+        let value = try body()
         logger.debug("compute step done", metadata: [
             "compute.step": .string(step),
             "compute.seconds": .string(String(format: "%.3f", Date().timeIntervalSince(started))),
         ])
+        return value
     }
 }

@@ -28,7 +28,7 @@ extension FrictionComputation {
         var currentBytes: [[UInt8]] = [[], [], []]
         var events: [FrictionEvent] = []
         var eventIDs: [[UInt8]] = []
-        var pending = ""
+        var pending: [UInt8] = []
 
         func finishSession() {
             guard let key = current, !events.isEmpty else { return }
@@ -60,7 +60,7 @@ extension FrictionComputation {
         guard !pending.isEmpty else { return }
         let data = pending
         try connection.copyIn(SQLCatalog.text("marts/friction/fct_friction_episodes.copy.sql")) { writer in
-            try writer.write(data)
+            try data.withUnsafeBytes { try writer.write($0) }
         }
     }
 
@@ -118,28 +118,16 @@ extension FrictionComputation {
     }
 
     /// One episode as a line of COPY text format.
-    private static func appendCopyRow(_ text: inout String, key: SessionKey, episode: FrictionEpisode) {
+    private static func appendCopyRow(_ text: inout [UInt8], key: SessionKey, episode: FrictionEpisode) {
         let fields: [String?] = [
             key.appID, key.userID, key.sessionID, episode.screen, episode.type.rawValue,
             Date(timeIntervalSince1970: episode.time).postgresText, String(min(1, max(0, episode.severity))),
             episode.inputMode, episode.orientation, key.platform,
         ]
         for (index, field) in fields.enumerated() {
-            if index > 0 { text.append("\t") }
-            guard let field else {
-                text.append("\\N")
-                continue
-            }
-            for character in field.unicodeScalars {
-                switch character {
-                case "\\": text.append("\\\\")
-                case "\t": text.append("\\t")
-                case "\n": text.append("\\n")
-                case "\r": text.append("\\r")
-                default: text.unicodeScalars.append(character)
-                }
-            }
+            if index > 0 { text.append(UInt8(ascii: "\t")) }
+            CopyText.appendField(field, to: &text)
         }
-        text.append("\n")
+        text.append(UInt8(ascii: "\n"))
     }
 }

@@ -2,7 +2,8 @@
 -- the scope's events reach; maturity of every cohort-day is judged against it. It only moves
 -- forward, except on a full rebuild, which starts from an empty state.
 -- Grain: one row per app_id. Reads: scope_user_days, delta_new_days (a fold's new days),
--- scope_installs, compute_settings.
+-- scope_last_events (a whole-history rebuild's days, summed in the client), scope_installs,
+-- compute_settings.
 with settings as (
     select * from compute_settings where app_id = ''
 ), latest as (
@@ -11,6 +12,8 @@ with settings as (
         select app_id, last_event_at from scope_user_days
         union all
         select app_id, last_event_at from delta_new_days
+        union all
+        select app_id, last_event_at from scope_last_events
         union all
         select app_id, installed_at from scope_installs
     ) e

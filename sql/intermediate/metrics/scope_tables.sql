@@ -43,6 +43,14 @@ create temp table scope_user_days (
     last_event_at      timestamptz
 ) on commit drop;
 
+-- scope_last_events: each app's latest event among the scope users' days when a rebuild of the
+-- whole history sums them in the client (UserDaysTable) instead of writing scope_user_days;
+-- compute_state.sql reads it beside the day tables.
+create temp table scope_last_events (
+    app_id        text        not null primary key,
+    last_event_at timestamptz not null
+) on commit drop;
+
 -- scope_user_state: what int_user_facts.sql derives each user's facts from: their activity
 -- summed over their days (from scope_user_days in a rebuild, scope_user_state.sql; from the
 -- stored facts and the new days in a fold, scope_user_state.fold.sql), the days they were active

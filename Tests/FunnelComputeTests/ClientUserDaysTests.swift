@@ -1,8 +1,10 @@
 import FunnelBench
 @testable import FunnelCompute
 import FunnelCore
+import Logging
 import PostgresClient
 import Testing
+import TestSupport
 
 /// A rebuild of the whole history sums the users' days in the client (`UserDaysTable`); any other
 /// rebuild runs the server's statements (`scope_user_days.sql`, `scope_user_activity.sql`,
@@ -52,6 +54,17 @@ struct ClientUserDaysTests {
         _ = try #require(try ComputeEngine(configuration: config).run(f.connection, options: range))
         for table in tables {
             #expect(try f.snapshot(table) == client[table], "\(table) differs between the client's sums and the server's")
+        }
+        // The whole history by the server's statements, as for a history over the client's bound.
+        let log = NoticeLog()
+        var server = ComputeEngine(configuration: config, logger: Logger(label: "server-days") { _ in log })
+        server.clientEventLimit = -1 // below any estimate, even a never analyzed table's 0
+        _ = try #require(try server.run(f.connection, options: ComputeOptions(full: true)))
+        #expect(log.messages.contains { $0.contains("compute.step=int_scope_user_days") }, "the server's statements ran")
+        #expect(!log.messages.contains { $0.contains("compute.step=user_days_read") })
+        #expect(try f.int("select count(*) from compute_runs where mode = 'full'") == 3)
+        for table in tables {
+            #expect(try f.snapshot(table) == client[table], "\(table) differs between the client's whole-history sums and the server's")
         }
     }
 

@@ -7,6 +7,7 @@ import IngestFixtures
 import Logging
 import PostgresClient
 import Testing
+import TestSupport
 
 /// The bulk merge (FileLoader's bulk path) stores exactly what the daily merge stores, and a
 /// `funnel ingest` killed anywhere in a bulk import leaves, after a rerun, what a clean import
@@ -318,27 +319,5 @@ struct BulkMergeTests {
         }
         print("bulk import kills: \(killedMidway) landed midway, \(missed) found the import done, in \(round) rounds")
         #expect(killedMidway >= 20, "20 kills should land while an import runs (\(killedMidway) did, \(missed) found it done, in \(round) rounds)")
-    }
-}
-
-/// Keeps the messages of the server's notices a connection logs (at debug level), for a test to
-/// read what the server said.
-final class NoticeLog: LogHandler, @unchecked Sendable {
-    // Safe: the lock guards `lines`; `metadata` and `logLevel` keep their first values (nothing sets them).
-    private let lock = NSLock()
-    private var lines: [String] = []
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .debug
-
-    var messages: [String] { lock.withLock { lines } }
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        let notice = event.metadata?["db.notice"].map { "\($0)" } ?? "\(event.message)"
-        lock.withLock { lines.append(notice) }
     }
 }

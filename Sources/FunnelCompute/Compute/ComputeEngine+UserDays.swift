@@ -9,7 +9,8 @@ extension ComputeEngine {
     /// (`scope_user_activity`) and each app's latest event (`scope_last_events`), and returns the
     /// day rollup's rows for `writeDayRollup` once the cohort rollup is rebuilt.
     /// `scope_user_days` stays empty.
-    func sumUserDaysInClient(_ connection: PostgresConnection) throws -> UserDaysTable.Sums {
+    /// - Parameter expectedEvents: the raw tables' estimated events (`expectedUserEvents`).
+    func sumUserDaysInClient(_ connection: PostgresConnection, expectedEvents: Int) throws -> UserDaysTable.Sums {
         let row = try connection.query("""
             select regular_days, kfactor_window_days, max_day, day_rule = 'hours24'
             from compute_settings where app_id = ''
@@ -19,7 +20,8 @@ extension ComputeEngine {
         }
         var table = UserDaysTable(settings: UserDaysTable.Settings(
             regularDays: try settings.decode(Int32.self, at: 0), kfactorWindowDays: try settings.decode(Int32.self, at: 1),
-            maxDay: try settings.decode(Int32.self, at: 2), hours24: try settings.decode(Bool.self, at: 3)))
+            maxDay: try settings.decode(Int32.self, at: 2), hours24: try settings.decode(Bool.self, at: 3)),
+            expectedEvents: expectedEvents)
         try timed("user_days_read") {
             try connection.stream(SQLCatalog.text("intermediate/metrics/scope_installs.stream.sql")) { batch in
                 for row in 0..<batch.count {
@@ -61,6 +63,12 @@ extension ComputeEngine {
             }
         }
         return sums
+    }
+
+    /// The planner's estimate of the events the users' days are made of
+    /// (`scope_user_events.estimate.sql`).
+    func expectedUserEvents(_ connection: PostgresConnection) throws -> Int {
+        try connection.query(SQLCatalog.text("intermediate/metrics/scope_user_events.estimate.sql")).scalar(Int.self)
     }
 
     /// Writes the day rollup's rows the client summed (`sumUserDaysInClient`).

@@ -41,11 +41,11 @@ struct UserDaysTable {
 
     /// A day rollup cell's sums.
     private struct Cell {
-        var activeUsers: Int64 = 0
-        var lastActiveUsers: Int64 = 0
+        var activeUsers: Int32 = 0
+        var lastActiveUsers: Int32 = 0
+        var payers: Int32 = 0
+        var newPayers: Int32 = 0
         var revenueMicros: Int128 = 0
-        var payers: Int64 = 0
-        var newPayers: Int64 = 0
         var isZero: Bool { activeUsers == 0 && lastActiveUsers == 0 && revenueMicros == 0 && payers == 0 && newPayers == 0 }
 
         mutating func add(active: Bool, revenueMicros revenue: Int128, payer: Bool, newPayer: Bool) {
@@ -78,8 +78,19 @@ struct UserDaysTable {
     private var lastApp: String?
     private var lastAppUsers: [String: Int32] = [:]
 
-    init(settings: Settings) {
+    /// The most events the client sums (about 40 bytes each at their peak, with the users and the
+    /// written rows beside them: some 1.3 GB); a history with more is summed by the server's
+    /// statements, which spill to disk instead.
+    static let maxEvents = 30_000_000
+
+    /// A table for a history of about `expectedEvents` events (room is reserved for them at once).
+    init(settings: Settings, expectedEvents: Int) {
         self.settings = settings
+        let room = min(expectedEvents, Self.maxEvents)
+        eventUser.reserveCapacity(room)
+        eventDay.reserveCapacity(room)
+        eventKind.reserveCapacity(room)
+        eventAt.reserveCapacity(room)
     }
 
     var users: Int { userIDs.count }
@@ -338,15 +349,15 @@ struct UserDaysTable {
                 text.append(tab)
                 CopyText.appendField(field, to: &text)
             }
-            for value in [Int64(Int32(truncatingIfNeeded: key)), cell.activeUsers, cell.lastActiveUsers] {
+            for value in [Int32(truncatingIfNeeded: key), cell.activeUsers, cell.lastActiveUsers] {
                 text.append(tab)
-                CopyText.appendInteger(value, to: &text)
+                CopyText.appendInteger(Int64(value), to: &text)
             }
             text.append(tab)
             Self.appendMicros(cell.revenueMicros, to: &text)
             for value in [cell.payers, cell.newPayers] {
                 text.append(tab)
-                CopyText.appendInteger(value, to: &text)
+                CopyText.appendInteger(Int64(value), to: &text)
             }
             text.append(UInt8(ascii: "\n"))
         }

@@ -65,8 +65,6 @@ struct UserDaysTable {
     private var sliceOfUser: [Int32] = []
     private var slices: [Slice] = []
     private var sliceIndex: [Slice: Int32] = [:]
-    /// The earliest moment an event is read from: a day before the first install.
-    private var firstInstallAt = Int64.max
 
     private var eventUser: [Int32] = []
     private var eventDay: [Int32] = []
@@ -78,9 +76,9 @@ struct UserDaysTable {
     private var lastApp: String?
     private var lastAppUsers: [String: Int32] = [:]
 
-    /// The most events the client sums (about 40 bytes each at their peak, with the users and the
-    /// written rows beside them: some 1.3 GB); a history with more is summed by the server's
-    /// statements, which spill to disk instead.
+    /// The most events the client sums: at 3.9M events (300k users) the whole rebuild's peak
+    /// memory grew by about 210 MB, so this bound keeps it near 1.6 GB; a history with more is
+    /// summed by the server's statements, which spill to disk instead.
     static let maxEvents = 30_000_000
 
     /// A table for a history of about `expectedEvents` events (room is reserved for them at once).
@@ -112,7 +110,6 @@ struct UserDaysTable {
         installedAt.append(installedAtMicros)
         cohortDay.append(day)
         sliceOfUser.append(index)
-        firstInstallAt = min(firstInstallAt, installedAtMicros)
     }
 
     /// The index of a scope user, nil for a user without an install in the scope.
@@ -189,7 +186,6 @@ struct UserDaysTable {
         var activity: [UInt8]
         /// Rows of `int_cohort_day_rollup` in its key's order (`dayRollupColumns`).
         var dayRollup: [UInt8]
-        var dayRollupRows: Int
         /// Each app's latest event (or install) moment, in micros since 1970.
         var lastEventAt: [String: Int64]
     }
@@ -309,14 +305,13 @@ struct UserDaysTable {
             }
             cells[sliceKey | Int64(UInt32(bitPattern: min(lastActiveDay, settings.maxDay))), default: Cell()].lastActiveUsers += 1
         }
-        let (dayRollup, rows) = dayRollupText(cells)
-        return Sums(activity: activity, dayRollup: dayRollup, dayRollupRows: rows, lastEventAt: lastEventAt)
+        return Sums(activity: activity, dayRollup: dayRollupText(cells), lastEventAt: lastEventAt)
     }
 
     /// The cells with a count or sum not zero, as COPY text in the day rollup's key order
     /// (app, cohort date, day, network, campaign, country, platform; texts by their bytes, as the
     /// `C` collation orders them), so the key is built over rows already in its order.
-    private func dayRollupText(_ cells: [Int64: Cell]) -> ([UInt8], Int) {
+    private func dayRollupText(_ cells: [Int64: Cell]) -> [UInt8] {
         let byKey = slices.indices.sorted { Self.precedes(slices[$0], slices[$1]) }
         var rank = [Int32](repeating: 0, count: slices.count)
         var cohortRank = [Int32](repeating: 0, count: slices.count)
@@ -361,7 +356,7 @@ struct UserDaysTable {
             }
             text.append(UInt8(ascii: "\n"))
         }
-        return (text, keys.count)
+        return text
     }
 
     /// Whether slice `a` comes before `b` in the day rollup's key order (texts by their bytes).

@@ -8,8 +8,7 @@ public enum CopyText {
     /// Appends a text field's UTF-8 bytes, escaped; `\N` for nil.
     public static func appendField(_ value: String?, to out: inout [UInt8]) {
         guard let value else {
-            out.append(UInt8(ascii: "\\"))
-            out.append(UInt8(ascii: "N"))
+            appendNull(to: &out)
             return
         }
         for byte in value.utf8 {

@@ -61,6 +61,8 @@ struct UserDaysTable {
     private var usersByApp: [String: [String: Int32]] = [:]
     private var userIDs: [String] = []
     private var installedAt: [Int64] = []
+    /// Each user's cohort date (days since 1970), as in their slice: kept beside it for
+    /// `addEvent`, which reads it for every event.
     private var cohortDay: [Int32] = []
     private var sliceOfUser: [Int32] = []
     private var slices: [Slice] = []
@@ -77,8 +79,8 @@ struct UserDaysTable {
     private var lastAppUsers: [String: Int32] = [:]
 
     /// The most events the client sums: at 3.9M events (300k users) the whole rebuild's peak
-    /// memory grew by about 210 MB, so this bound keeps it near 1.6 GB; a history with more is
-    /// summed by the server's statements, which spill to disk instead.
+    /// memory grew by about 210 MB, which in proportion puts this bound near 1.6 GB; a history
+    /// with more is summed by the server's statements, which spill to disk instead.
     static let maxEvents = 30_000_000
 
     /// A table for a history of about `expectedEvents` events (room is reserved for them at once).
@@ -271,29 +273,10 @@ struct UserDaysTable {
             let slice = slices[Int(sliceOfUser[user])]
             lastEventAt[slice.app] = max(lastEventAt[slice.app] ?? .min, latest)
 
-            let tab = UInt8(ascii: "\t")
-            CopyText.appendField(slice.app, to: &activity)
-            activity.append(tab)
-            CopyText.appendField(userIDs[user], to: &activity)
-            activity.append(tab)
-            if let firstOpenAt { CopyText.appendTimestamp(micros: firstOpenAt, to: &activity) } else { CopyText.appendNull(to: &activity) }
-            activity.append(tab)
-            CopyText.appendInteger(Int64(regularOpens), to: &activity)
-            activity.append(tab)
-            if let firstPurchaseDay { CopyText.appendInteger(Int64(firstPurchaseDay), to: &activity) } else { CopyText.appendNull(to: &activity) }
-            activity.append(tab)
-            CopyText.appendInteger(Int64(lastActiveDay), to: &activity)
-            activity.append(tab)
-            CopyText.appendInteger(Int64(invitesSent), to: &activity)
-            activity.append(tab)
-            Self.appendList(activeDays, to: &activity)
-            activity.append(tab)
-            Self.appendList(purchaseDays, to: &activity)
-            activity.append(tab)
-            Self.appendTimes(regularOpenTimes, to: &activity)
-            activity.append(tab)
-            Self.appendTimes(purchaseTimes, to: &activity)
-            activity.append(UInt8(ascii: "\n"))
+            Self.appendActivityRow(app: slice.app, user: userIDs[user], firstOpenAt: firstOpenAt, regularOpens: regularOpens,
+                                   firstPurchaseDay: firstPurchaseDay, lastActiveDay: lastActiveDay, invitesSent: invitesSent,
+                                   activeDays: activeDays, purchaseDays: purchaseDays, regularOpenTimes: regularOpenTimes,
+                                   purchaseTimes: purchaseTimes, to: &activity)
 
             let sliceKey = Int64(sliceOfUser[user]) << 32
             for row in dayRows where row.day <= settings.maxDay {
@@ -306,6 +289,36 @@ struct UserDaysTable {
             cells[sliceKey | Int64(UInt32(bitPattern: min(lastActiveDay, settings.maxDay))), default: Cell()].lastActiveUsers += 1
         }
         return Sums(activity: activity, dayRollup: dayRollupText(cells), lastEventAt: lastEventAt)
+    }
+
+    /// One row of `scope_user_activity`, in its column order.
+    private static func appendActivityRow(app: String, user: String, firstOpenAt: Int64?, regularOpens: Int,
+                                          firstPurchaseDay: Int32?, lastActiveDay: Int32, invitesSent: Int,
+                                          activeDays: [Int32], purchaseDays: [Int32], regularOpenTimes: [Int64],
+                                          purchaseTimes: [Int64], to activity: inout [UInt8]) {
+        let tab = UInt8(ascii: "\t")
+        CopyText.appendField(app, to: &activity)
+        activity.append(tab)
+        CopyText.appendField(user, to: &activity)
+        activity.append(tab)
+        if let firstOpenAt { CopyText.appendTimestamp(micros: firstOpenAt, to: &activity) } else { CopyText.appendNull(to: &activity) }
+        activity.append(tab)
+        CopyText.appendInteger(Int64(regularOpens), to: &activity)
+        activity.append(tab)
+        if let firstPurchaseDay { CopyText.appendInteger(Int64(firstPurchaseDay), to: &activity) } else { CopyText.appendNull(to: &activity) }
+        activity.append(tab)
+        CopyText.appendInteger(Int64(lastActiveDay), to: &activity)
+        activity.append(tab)
+        CopyText.appendInteger(Int64(invitesSent), to: &activity)
+        activity.append(tab)
+        appendList(activeDays, to: &activity)
+        activity.append(tab)
+        appendList(purchaseDays, to: &activity)
+        activity.append(tab)
+        appendTimes(regularOpenTimes, to: &activity)
+        activity.append(tab)
+        appendTimes(purchaseTimes, to: &activity)
+        activity.append(UInt8(ascii: "\n"))
     }
 
     /// The cells with a count or sum not zero, as COPY text in the day rollup's key order

@@ -562,7 +562,12 @@ create table ingest_files (
     lines bigint,
     header_lines bigint,
     blank_lines bigint,
-    continuation_lines bigint
+    continuation_lines bigint,
+    app_time_zones jsonb,
+    default_tz text,
+    max_reject_share double precision,
+    ranks_as bigint,
+    superseded_at timestamp with time zone
 );
 
 alter table ingest_files add constraint ingest_files_pkey PRIMARY KEY (file_id);
@@ -570,7 +575,7 @@ alter table ingest_files add constraint ingest_files_status_check CHECK ((status
 
 CREATE INDEX ingest_files_claim ON funnel.ingest_files USING btree (status, enqueued_at, file_id) WHERE (status = ANY (ARRAY['queued'::text, 'loading'::text]));
 CREATE INDEX ingest_files_claimable ON funnel.ingest_files USING btree (enqueued_at) WHERE (status = ANY (ARRAY['queued'::text, 'loading'::text]));
-CREATE UNIQUE INDEX ingest_files_live_content ON funnel.ingest_files USING btree (content_sha256) WHERE (status = ANY (ARRAY['queued'::text, 'loading'::text, 'loaded'::text]));
+CREATE UNIQUE INDEX ingest_files_live_content ON funnel.ingest_files USING btree (content_sha256) WHERE ((status = ANY (ARRAY['queued'::text, 'loading'::text, 'loaded'::text])) AND (superseded_at IS NULL));
 
 create table ingest_rejects (
     reject_id bigint not null default nextval('ingest_rejects_reject_id_seq'::regclass),

@@ -12,6 +12,10 @@ public struct IngestJob: Sendable {
     public let assumeTimeZone: String?
     public let workers: Int
     public let workerOptions: WorkerOptions
+    /// The `[ingest]` settings with the command line's over them.
+    public var reading = IngestSettings()
+    /// `--retry`: load again the files loaded with rejected rows.
+    public var retry = false
 
     public init(settings: ConnectionSettings, kind: EventKind?, assumeTimeZone: String?, workers: Int, workerOptions: WorkerOptions) {
         self.settings = settings
@@ -46,7 +50,9 @@ public struct IngestJob: Sendable {
     /// Loads `files`; with `listRejects`, also reads back up to 1,000 rejected rows of the files
     /// that have any (and of the files another run loaded).
     public func run(files: [String], stop: StopFlag, progress: IngestProgress, listRejects: Bool, logger: Logger) throws -> Outcome {
-        let run = IngestRun(settings: settings, kind: kind, assumeTimeZone: assumeTimeZone, workers: workers, workerOptions: workerOptions)
+        var run = IngestRun(settings: settings, kind: kind, assumeTimeZone: assumeTimeZone, workers: workers, workerOptions: workerOptions)
+        run.reading = reading
+        run.retry = retry
         let reports: [IngestRun.FileReport]
         do {
             reports = try run.run(files: files, stop: stop, progress: progress, logger: logger)

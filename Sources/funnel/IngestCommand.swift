@@ -16,7 +16,11 @@ struct IngestCommand: ParsableCommand {
         Each file is loaded exactly once (by content checksum: the same content again is skipped) \
         and each event once (by kind, app_id, event_id), even across files. Rows that fail \
         validation are kept in funnel.ingest_rejects (see --show-rejects); a file that is not what \
-        it claims to be is refused whole. Directories are read recursively (hidden files skipped). \
+        it claims to be, or whose rows would mostly be rejected (more than --max-reject-share, \
+        such as timestamps without a zone: --assume-tz), is refused whole and nothing of it is \
+        loaded. A file loaded with rejected rows loads again with --retry once the options are \
+        fixed; what it stored is not stored twice. The [ingest] table of the configuration file \
+        sets zones per app and per file name. Directories are read recursively (hidden files skipped). \
         Each run reports the rows it loaded itself: a file another run loaded at the same time is \
         "loaded_elsewhere", naming that run's worker. Exit status: 0 when every file was loaded \
         (here or elsewhere) or skipped, 1 when one was refused or failed, 2 on a usage error.
@@ -26,14 +30,8 @@ struct IngestCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("Files or directories to load.", valueName: "path"))
     var paths: [String]
 
-    @Option(help: ArgumentHelp("The kind of every file (\(EventKind.allCases.map(\.name).joined(separator: ", "))); default: from the file name, else each NDJSON line's kind field.", valueName: "kind"))
-    var kind: String?
-
     @Option(help: "Parallel workers, each with its own database connection.")
     var workers = 2
-
-    @Option(name: .customLong("assume-tz"), help: ArgumentHelp("Time zone for timestamps without one (IANA name or offset like +02:00); default: reject them.", valueName: "zone"))
-    var assumeTimeZone: String?
 
     @Option(help: ArgumentHelp("Seconds a worker's claim on a file lasts without renewal; a crashed run's file is taken over after it.", valueName: "seconds"))
     var lease: Double = 60
@@ -52,17 +50,17 @@ struct IngestCommand: ParsableCommand {
     @Flag(help: "Print one JSON document instead of the human summary.")
     var json = false
 
-    @OptionGroup var expansion: ExpansionOptions
+    @Option(help: ArgumentHelp("Configuration file (TOML) whose [ingest] table sets zones, file rules and limits; default: as for funnel compute.", valueName: "file"))
+    var config: String?
+
+    @Flag(help: "Load again the files already loaded with rejected rows, with the current options: what they stored is not stored twice.")
+    var retry = false
+
+    @OptionGroup var reading: FileReadingOptions
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var logging: LoggingOptions
 
     func validate() throws {
-        if let kind, EventKind(rawValue: kind) == nil {
-            throw ValidationError("--kind \(kind): not a kind; use one of \(EventKind.allCases.map(\.name).joined(separator: ", "))")
-        }
-        if let assumeTimeZone, !ReaderOptions.isValidTimeZone(assumeTimeZone) {
-            throw ValidationError("--assume-tz \(assumeTimeZone): not a time zone; use an IANA name like Europe/Berlin or an offset like +02:00")
-        }
         guard workers >= 1, workers <= 64 else { throw ValidationError("--workers must be between 1 and 64") }
         guard lease >= 1 else { throw ValidationError("--lease must be at least 1 second") }
         guard bulkRows >= 1 else { throw ValidationError("--bulk-rows must be at least 1") }
@@ -71,6 +69,7 @@ struct IngestCommand: ParsableCommand {
 
     func run() throws {
         let logger = logging.bootstrap(label: "funnel.ingest")
+        let ingestSettings = try ConfigurationInForce.load(path: config).configuration.ingest
         let files = try IngestJob.files(under: paths)
         let settings = try database.connectMigrated(logger: logger).1
         let stop = StopFlag()
@@ -84,10 +83,13 @@ struct IngestCommand: ParsableCommand {
         // lines would (loading, loaded, refused and why): those show with --verbose only.
         var workerLogger = logger
         if ticker.enabled, !logging.verbose { workerLogger.logLevel = .error }
-        let job = IngestJob(settings: settings, kind: kind.flatMap(EventKind.init(rawValue:)), assumeTimeZone: assumeTimeZone,
-                            workers: workers, workerOptions: WorkerOptions(leaseSeconds: lease, pollSeconds: 0.2, expansion: expansion.limit,
+        var job = IngestJob(settings: settings, kind: reading.eventKind, assumeTimeZone: reading.assumeTimeZone,
+                            workers: workers, workerOptions: WorkerOptions(leaseSeconds: lease, pollSeconds: 0.2,
+                                                                         expansion: reading.expansion.limit(ingestSettings),
                                                                          bulkMinimumRows: bulkRows,
                                                                          splitCopyBytes: Int64(splitCopyMB) << 20))
+        job.reading = reading.reading(ingestSettings)
+        job.retry = retry
         let outcome = try job.run(files: files, stop: stop, progress: progress, listRejects: showRejects, logger: workerLogger)
         ticker.stop()
         let reports = outcome.reports

@@ -22,17 +22,22 @@ struct RunCommand: ParsableCommand {
         into ARCHIVE/YYYY-MM-DD/ when --archive is given. The schema is migrated first. A report \
         is written only when something was computed (files still being copied in publish \
         nothing). Every app gets its report: one folder per app when there are several (--app \
-        picks one). A refused file is moved to QUARANTINE/YYYY-MM-DD/ with NAME.reason.txt \
-        beside it, and the run goes on with the others; put the fixed file back into the inbox.
+        picks one). A refused file (not what it claims to be, or with more of its rows rejected \
+        than --max-reject-share allows, such as timestamps without a zone) is moved to \
+        QUARANTINE/YYYY-MM-DD/ with NAME.reason.txt beside it, and the run goes on with the \
+        others; fix the file or the options ([ingest] in funnel.toml, or the options below) and \
+        put it back into the inbox. The files are read as funnel ingest reads them, with the \
+        same options and the same [ingest] settings of the configuration file.
 
         Safe under cron: a PostgreSQL advisory lock lets one run at a time per database; a run \
         killed anywhere is completed by the next one; transient database errors (connection lost, \
         server restarting) are retried after 1, 2, 4, 8 s ... for up to --retry-for seconds. When \
         nothing is new and the reports are current, the run exits at once saying so.
 
-        Exit status: 0 done (also when nothing was new), 1 the job failed (a file was refused or \
-        failed to load, or the database stayed unreachable), 2 usage error, 75 another run holds \
-        the lock (nothing was done; the next scheduled run takes over).
+        Exit status: 0 done (also when nothing was new), 1 the job failed or is incomplete (a \
+        file was refused, quarantined or failed to load, even when the others were loaded, \
+        computed and reported; or the database stayed unreachable), 2 usage error, 75 another \
+        run holds the lock (nothing was done; the next scheduled run takes over).
         """
     )
 
@@ -72,6 +77,10 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Print one JSON document instead of the human summary.")
     var json = false
 
+    @Flag(help: "Load again the files already loaded with rejected rows, with the current options: what they stored is not stored twice.")
+    var retry = false
+
+    @OptionGroup var reading: FileReadingOptions
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var logging: LoggingOptions
 
@@ -90,13 +99,18 @@ struct RunCommand: ParsableCommand {
         let logger = logging.bootstrap(label: "funnel.run")
         let configuration = try ConfigurationInForce.load(path: config)
         let settings = try database.settings(logger: logger)
-        let options = BatchOptions(
+        var options = BatchOptions(
             inbox: URL(fileURLWithPath: inbox), reports: URL(fileURLWithPath: reports),
             archive: archive.map { URL(fileURLWithPath: $0) },
             quarantine: URL(fileURLWithPath: quarantine ?? URL(fileURLWithPath: inbox).appending(path: "quarantine").path),
             app: app, settleSeconds: settleSeconds,
             recheckSeconds: recheckSeconds, workers: workers, leaseSeconds: lease,
             retry: RetryPolicy(totalSeconds: retryFor))
+        options.reading = reading.reading(configuration.configuration.ingest)
+        options.kind = reading.eventKind
+        options.assumeTimeZone = reading.assumeTimeZone
+        options.expansion = reading.expansion.limit(configuration.configuration.ingest)
+        options.retryRejected = retry
         let stop = StopFlag()
         let signals = SignalWatcher(stop: stop, logger: logger)
         defer { signals.cancel() }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import FunnelCore
 import FunnelIngest
 import FunnelPipeline
 import Logging
@@ -14,7 +15,12 @@ struct WorkerCommand: ParsableCommand {
         Claims queued files (FOR UPDATE SKIP LOCKED), so any number of workers on any number of \
         machines share one queue through the database. A file whose worker died is taken over \
         once its lease expires. On SIGTERM/SIGINT the worker finishes the merge in progress, or \
-        puts the file it is reading back on the queue, and exits 0.
+        puts the file it is reading back on the queue, and exits 0. Each file is read the way the \
+        command that queued it was told (its zones, kind and reject share travel with it on the \
+        queue); what it was given none of, the worker's options and [ingest] settings give: \
+        --kind for a file queued without a kind, --assume-tz and [[ingest.apps]] for zone-less \
+        timestamps, and --max-reject-share over the file's. The expansion limits are the \
+        worker's own.
         """
     )
 
@@ -27,7 +33,10 @@ struct WorkerCommand: ParsableCommand {
     @Option(help: "Parallel workers in this process, each with its own connection.")
     var workers = 1
 
-    @OptionGroup var expansion: ExpansionOptions
+    @Option(help: ArgumentHelp("Configuration file (TOML) whose [ingest] table sets zones and limits; default: as for funnel compute.", valueName: "file"))
+    var config: String?
+
+    @OptionGroup var reading: FileReadingOptions
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var logging: LoggingOptions
 
@@ -43,7 +52,12 @@ struct WorkerCommand: ParsableCommand {
         let stop = StopFlag()
         let signals = SignalWatcher(stop: stop, logger: logger)
         defer { signals.cancel() }
-        let options = WorkerOptions(leaseSeconds: lease, pollSeconds: poll, expansion: expansion.limit)
+        let ingestSettings = try ConfigurationInForce.load(path: config).configuration.ingest
+        var options = WorkerOptions(leaseSeconds: lease, pollSeconds: poll, expansion: reading.expansion.limit(ingestSettings))
+        options.fallbackKind = reading.eventKind
+        options.fallbackReading = FileReadOptions(appTimeZones: ingestSettings.appTimeZones,
+                                                  fallbackTimeZone: reading.assumeTimeZone ?? ingestSettings.assumeTimeZone)
+        options.maxRejectShare = reading.maxRejectShare
         try WorkerPool(settings: settings, workers: workers, options: options).serve(stop: stop, logger: logger)
     }
 }

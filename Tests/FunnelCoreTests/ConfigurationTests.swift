@@ -92,4 +92,46 @@ struct ConfigurationTests {
         #expect(error("just words")?.line == 1)
         #expect(error("[funnel\n")?.line == 1)
     }
+
+    @Test("[ingest], [[ingest.apps]] and [[ingest.files]] are read, leave the fingerprint alone, and refuse bad values")
+    func ingest() throws {
+        let config = try FunnelConfiguration(toml: """
+            [ingest]
+            assume_tz = "+02:00"
+            max_reject_share = 0.25
+            max_expansion = 40
+            max_decompressed = "2G"
+
+            [[ingest.apps]]
+            app = "com.a"
+            assume_tz = "America/New_York"
+
+            [[ingest.files]]
+            pattern = "af-*-installs.csv"
+            kind = "installs"
+
+            [[ingest.files]]
+            pattern = "*.ndjson"
+            assume_tz = "UTC"
+            """)
+        let ingest = config.ingest
+        #expect(ingest.assumeTimeZone == "+02:00" && ingest.maxRejectShare == 0.25 && ingest.maxExpansion == 40)
+        #expect(ingest.maxDecompressed == "2G" && ingest.appTimeZones == ["com.a": "America/New_York"])
+        #expect(ingest.rule(for: "/in/af-2024-05-01-installs.csv")?.kind == "installs")
+        #expect(ingest.rule(for: "/in/af-2024-05-01-installs.csv.gz") == nil)
+        #expect(ingest.rule(for: "/in/x/events.ndjson")?.assumeTimeZone == "UTC")
+        #expect(ingest.rule(for: "ab.csv") == nil)
+        #expect(config.fingerprint == FunnelConfiguration().fingerprint)
+        #expect(FunnelConfiguration().ingest.maxRejectShare == 0.5)
+
+        #expect(error("[ingest]\nassume_tz = \"Mars/Base\"")?.key == "ingest.assume_tz")
+        #expect(error("[ingest]\nmax_reject_share = 1.5")?.key == "ingest.max_reject_share")
+        #expect(error("[ingest]\nmax_decompressed = \"lots\"")?.key == "ingest.max_decompressed")
+        #expect(error("[[ingest.apps]]\napp = \"a\"")?.key == "ingest.apps[0].assume_tz")
+        #expect(error("[[ingest.apps]]\napp = \"a\"\nassume_tz = \"UTC\"\n[[ingest.apps]]\napp = \"a\"\nassume_tz = \"Z\"")?.key == "ingest.apps[1].app")
+        #expect(error("[[ingest.files]]\npattern = \"*\"\nkind = \"clicks\"")?.key == "ingest.files[0].kind")
+        #expect(error("[[ingest.files]]\nkind = \"opens\"")?.line == 1)
+        #expect(error("[ingest.nope]\n") != nil)
+        #expect(error("[ingest..x]\n")?.line == 1)
+    }
 }

@@ -80,6 +80,8 @@ extension FunnelConfiguration {
         let document = try TOMLSubset(parsing: text)
         var funnelIndex = 0
         var retentionIndex = 0
+        var ingestAppIndex = 0
+        var ingestFileIndex = 0
         for table in document.tables {
             var reader = TableReader(table: table)
             switch table.name {
@@ -115,13 +117,26 @@ extension FunnelConfiguration {
                 cutRatio = try reader.number("cut_ratio", in: 0.0...100) ?? cutRatio
                 minInstalls = try reader.integer("min_installs", in: 1...10_000_000) ?? minInstalls
                 minPayers = try reader.integer("min_payers", in: 0...10_000_000) ?? minPayers
+            case "ingest" where !table.isArrayEntry:
+                try reader.ingest(into: &ingest)
+            case "ingest.apps" where table.isArrayEntry:
+                reader.prefix = "ingest.apps[\(ingestAppIndex)]"
+                let (app, zone) = try reader.ingestApp()
+                guard ingest.appTimeZones.updateValue(zone, forKey: app) == nil else {
+                    throw reader.error("app", "\"\(app)\" has two [[ingest.apps]] entries; keep one")
+                }
+                ingestAppIndex += 1
+            case "ingest.files" where table.isArrayEntry:
+                reader.prefix = "ingest.files[\(ingestFileIndex)]"
+                ingest.files.append(try reader.ingestFileRule())
+                ingestFileIndex += 1
             case "funnels":
                 reader.prefix = "funnels[\(funnelIndex)]"
                 funnels.append(try reader.funnel(index: funnelIndex))
                 funnelIndex += 1
             default:
                 throw ConfigurationError(line: table.line, key: table.name,
-                                         message: "unknown table; expected one of funnel, regular_user, retention, ltv, kfactor, verdict, [[funnels]], [[retention]]")
+                                         message: "unknown table; expected one of funnel, regular_user, retention, ltv, kfactor, verdict, ingest, [[funnels]], [[retention]], [[ingest.apps]], [[ingest.files]]")
             }
             try reader.rejectUnusedKeys()
         }
@@ -370,6 +385,56 @@ private struct TableReader {
         definition.minOccurrences = try integer("min_occurrences", in: 1...1_000_000) ?? 1
         definition.brackets = try brackets("brackets") ?? []
         return definition
+    }
+
+    mutating func assumedZone(_ key: String) throws(ConfigurationError) -> String? {
+        guard let zone = try string(key) else { return nil }
+        guard TimeZoneSpelling.isValid(zone) else {
+            throw error(key, "expected an IANA time zone name such as \"Europe/Berlin\" or an offset such as \"+02:00\", got \"\(zone)\"")
+        }
+        return zone
+    }
+
+    /// `[ingest]`: the defaults of every file's reading.
+    mutating func ingest(into settings: inout IngestSettings) throws(ConfigurationError) {
+        settings.assumeTimeZone = try assumedZone("assume_tz") ?? settings.assumeTimeZone
+        settings.maxRejectShare = try number("max_reject_share", in: 0.0...1.0) ?? settings.maxRejectShare
+        settings.maxExpansion = try number("max_expansion", in: 1...1_000_000) ?? settings.maxExpansion
+        if let size = try string("max_decompressed") {
+            guard IngestSettings.parseSize(size) != nil else {
+                throw error("max_decompressed", "expected a size in bytes or with K, M, G or T, like \"64G\", got \"\(size)\"")
+            }
+            settings.maxDecompressed = size
+        }
+    }
+
+    /// `[[ingest.apps]]`: one app's zone for its zone-less timestamps.
+    mutating func ingestApp() throws(ConfigurationError) -> (app: String, zone: String) {
+        guard let app = try nonEmptyString("app") else {
+            throw ConfigurationError(line: table.line, key: dotted("app"), message: "every [[ingest.apps]] entry needs an app (its app_id)")
+        }
+        guard let zone = try assumedZone("assume_tz") else {
+            throw ConfigurationError(line: table.line, key: dotted("assume_tz"),
+                                     message: "every [[ingest.apps]] entry needs assume_tz, the zone its exports write times in")
+        }
+        return (app, zone)
+    }
+
+    /// `[[ingest.files]]`: the settings of the files whose name matches a pattern.
+    mutating func ingestFileRule() throws(ConfigurationError) -> IngestSettings.FileRule {
+        guard let pattern = try nonEmptyString("pattern") else {
+            throw ConfigurationError(line: table.line, key: dotted("pattern"),
+                                     message: "every [[ingest.files]] entry needs a pattern, a file name glob like \"af-installs-*.csv\"")
+        }
+        var rule = IngestSettings.FileRule(pattern: pattern)
+        if let kind = try string("kind") {
+            guard EventKind(rawValue: kind) != nil else {
+                throw error("kind", "expected one of \(EventKind.allCases.map(\.rawValue).joined(separator: ", ")), got \"\(kind)\"")
+            }
+            rule.kind = kind
+        }
+        rule.assumeTimeZone = try assumedZone("assume_tz")
+        return rule
     }
 
     func rejectUnusedKeys() throws(ConfigurationError) {

@@ -39,6 +39,9 @@ public struct FunnelConfiguration: Sendable, Equatable {
     public var funnels: [FunnelDefinition] = []
     /// User-defined retentions (`[[retention]]`), in file order.
     public var retentions: [RetentionDefinition] = []
+    /// How files are read and refused (`[ingest]`, `[[ingest.apps]]`, `[[ingest.files]]`); not
+    /// part of ``fingerprint``: it changes what loads, never how loaded rows are counted.
+    public var ingest = IngestSettings()
 
     /// The defaults of every key.
     public init() {}

@@ -60,7 +60,7 @@ public struct TOMLSubset: Sendable {
             if line.hasPrefix("[[") {
                 guard line.hasSuffix("]]") else { throw .syntax(line: lineNumber, "a table array header ends with ]]") }
                 let name = String(line.dropFirst(2).dropLast(2)).trimmingWhitespace()
-                try Self.checkName(name, line: lineNumber)
+                try Self.checkTableName(name, line: lineNumber)
                 tables.append(current)
                 current = TOMLTable(name: name, line: lineNumber)
                 current.isArrayEntry = true
@@ -69,7 +69,7 @@ public struct TOMLSubset: Sendable {
             if line.hasPrefix("[") {
                 guard line.hasSuffix("]") else { throw .syntax(line: lineNumber, "a table header ends with ]") }
                 let name = String(line.dropFirst().dropLast()).trimmingWhitespace()
-                try Self.checkName(name, line: lineNumber)
+                try Self.checkTableName(name, line: lineNumber)
                 guard seenTables.insert(name).inserted else {
                     throw .syntax(line: lineNumber, "table [\(name)] appears twice")
                 }
@@ -94,6 +94,13 @@ public struct TOMLSubset: Sendable {
         }
         if let open = pending { throw .syntax(line: open.line, "the array of \(open.key) is never closed") }
         tables.append(current)
+    }
+
+    /// A table header's name: plain keys joined by dots (`ingest`, `ingest.files`).
+    private static func checkTableName(_ name: String, line: Int) throws(ConfigurationError) {
+        for part in name.split(separator: ".", omittingEmptySubsequences: false) {
+            try checkName(String(part), line: line)
+        }
     }
 
     private static func checkName(_ name: String, line: Int) throws(ConfigurationError) {

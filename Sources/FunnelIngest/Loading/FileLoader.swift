@@ -118,6 +118,8 @@ public final class FileLoader {
             }
         }
         var options = ReaderOptions(kind: file.kind, assumeTimeZone: file.assumeTimeZone, now: now)
+        options.appTimeZones = file.options.appTimeZones
+        options.fallbackTimeZone = file.options.fallbackTimeZone
         options.expansion = expansion
         options.binaryLayout = split?.binary
         let clock = ContinuousClock()
@@ -125,6 +127,7 @@ public final class FileLoader {
         var staged = try stage(file, fileBytes: fileBytes, options: options, split: split, shouldStop: shouldStop, progress: progress)
         connection.logger.debug("file staged", metadata: ["file.path": "\(file.path)", "load.seconds": .string((clock.now - started).secondsText)])
         if shouldStop() { throw LoadInterruption.stopRequested }
+        try Self.refuseMostlyRejected(file, staged.counts, staged.rejects)
         try waitForSplitLoads(of: EventKind.allCases.filter { $0 != split?.kind && staged.rows[$0, default: 0] > 0 },
                               file: file, shouldStop: shouldStop)
         // Partitions are created before, not inside, the merge transaction: creating one locks
@@ -194,6 +197,10 @@ public final class FileLoader {
                     connection.logger.debug("kind merged", metadata: ["load.kind": "\(kind.rawValue)", "load.path": "bulk",
                                                                       "load.seconds": .string((clock.now - mergeStarted).secondsText)])
                     continue
+                }
+                if kind == .adSpend, let ranksAs = file.ranksAs {
+                    // A retry keeps its first entry's place: a later file's restated spend stays.
+                    _ = try connection.query(SQLCatalog.text("staging/retry_spend_losers.sql"), [ranksAs])
                 }
                 let probes = try Self.prefersIndexProbes(connection, kind: kind, stagedRows: staged.rows[kind, default: 0])
                 try connection.execute(Self.joinSettings(probes: probes))
@@ -349,8 +356,22 @@ public final class FileLoader {
         filledStaging.removeAll()
     }
 
+    /// Refuses a file when more of its rows are rejected than its reject share allows, naming
+    /// the commonest cause, its first row and, where funnel knows it, the fix.
+    static func refuseMostlyRejected(_ file: ClaimedFile, _ counts: FileLoadCounts, _ rejects: RejectTally) throws {
+        let share = file.options.maxRejectShare
+        guard counts.rowsRead > 0, counts.rejected > 0, Double(counts.rejected) > share * Double(counts.rowsRead),
+              let top = rejects.top else { return }
+        throw FileRefusal.mostRowsRejected(
+            path: file.path, rejected: counts.rejected, rows: counts.rowsRead, maxShare: share, cause: top.cause,
+            causeRows: top.detail.rows, example: "line \(top.detail.firstLine): \(top.detail.firstReason)",
+            fix: RejectTally.fix(for: top.cause))
+    }
+
     private struct Staged {
         var counts = FileLoadCounts()
+        /// The rejected rows by cause.
+        var rejects = RejectTally()
         var rows: [EventKind: Int] = [:]
         var months: [EventKind: Set<Int32>] = [:]
         /// Whether `stage_suspects` holds every staged key that may repeat an earlier one.
@@ -449,7 +470,10 @@ public final class FileLoader {
             }
             if !sink.rejects.isEmpty {
                 rejectText.removeAll(keepingCapacity: true)
-                for reject in sink.rejects { RejectEncoding.append(reject, to: &rejectText) }
+                for reject in sink.rejects {
+                    RejectEncoding.append(reject, to: &rejectText)
+                    staged.rejects.add(reject)
+                }
                 filledStaging.insert("stage_rejects")
                 try connection.copyIn("copy stage_rejects from stdin") { writer in try writer.write(rejectText) }
                 staged.counts.rejected += sink.rejects.count

@@ -1,22 +1,50 @@
 public import FunnelCore
 
+/// How one queued file is read and judged. Fixed when the file is enqueued and kept on its queue
+/// row, so any worker on any machine reads it the way the command that enqueued it was told.
+public struct FileReadOptions: Sendable, Equatable {
+    /// The zone of every zone-less timestamp of the file (`--assume-tz`, or its
+    /// `[[ingest.files]]` rule); nil: per app, else `fallbackTimeZone`.
+    public var assumeTimeZone: String?
+    /// Per app id, the zone of its zone-less timestamps (`[[ingest.apps]]`).
+    public var appTimeZones: [String: String]
+    /// The zone of zone-less timestamps of the other apps (`[ingest] assume_tz`).
+    public var fallbackTimeZone: String?
+    /// The file is refused when more than this share of its rows is rejected.
+    public var maxRejectShare: Double
+
+    public init(assumeTimeZone: String? = nil, appTimeZones: [String: String] = [:], fallbackTimeZone: String? = nil,
+                maxRejectShare: Double = IngestSettings.defaultMaxRejectShare) {
+        self.assumeTimeZone = assumeTimeZone
+        self.appTimeZones = appTimeZones
+        self.fallbackTimeZone = fallbackTimeZone
+        self.maxRejectShare = maxRejectShare
+    }
+}
+
 /// A file a worker has claimed from the queue (`ingest_files` row in status `loading`).
 public struct ClaimedFile: Sendable, Equatable {
     public let fileID: Int64
     public let path: String
     /// The kind given at enqueue time (`--kind` or the file name); nil: from each NDJSON line.
     public let kind: EventKind?
-    /// The `--assume-tz` given at enqueue time.
-    public let assumeTimeZone: String?
+    /// How the file is read and when it is refused, as given at enqueue time.
+    public let options: FileReadOptions
     /// How many times the file has been claimed, this claim included.
     public let attempts: Int
+    /// For a retried content (`--retry`), the entry whose place in the order of files it keeps.
+    public let ranksAs: Int64?
 
-    public init(fileID: Int64, path: String, kind: EventKind?, assumeTimeZone: String?, attempts: Int) {
+    /// The zone given for the whole file at enqueue time.
+    public var assumeTimeZone: String? { options.assumeTimeZone }
+
+    public init(fileID: Int64, path: String, kind: EventKind?, options: FileReadOptions, attempts: Int, ranksAs: Int64? = nil) {
         self.fileID = fileID
         self.path = path
         self.kind = kind
-        self.assumeTimeZone = assumeTimeZone
+        self.options = options
         self.attempts = attempts
+        self.ranksAs = ranksAs
     }
 }
 

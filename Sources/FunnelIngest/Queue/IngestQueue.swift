@@ -1,3 +1,4 @@
+import Foundation
 public import FunnelCore
 import FunnelSQL
 import Logging
@@ -15,27 +16,58 @@ public struct IngestQueue {
 
     /// What enqueueing a file found.
     public enum Enqueued: Sendable, Equatable {
-        /// A new queue row.
+        /// A new queue row (or the content's refused or failed row, queued again).
         case queued(fileID: Int64)
-        /// A file with the same content is already queued, loading or loaded.
-        case existing(fileID: Int64, path: String, status: String)
+        /// A file with the same content is already queued, loading or loaded; `rejected` is what
+        /// a loaded one rejected.
+        case existing(fileID: Int64, path: String, status: String, rejected: Int)
     }
 
-    /// Queues a file unless its content is already queued, loading or loaded.
-    public func enqueue(path: String, kind: EventKind?, assumeTimeZone: String?, sha256: String,
-                        sizeBytes: Int64) throws -> Enqueued {
-        // A live row can turn refused/failed between the insert and the look-up; then retry.
+    /// Queues a file unless its content is already queued, loading or loaded. Content refused or
+    /// failed before goes back on the queue in its latest row. With `retry`, content loaded
+    /// before with rejected rows is queued again: its loaded entry is superseded (its rows stay
+    /// its own) and the new load stores what the first did not.
+    public func enqueue(path: String, kind: EventKind?, options: FileReadOptions, sha256: String,
+                        sizeBytes: Int64, retry: Bool = false) throws -> Enqueued {
+        var zones: String?
+        if !options.appTimeZones.isEmpty {
+            let data = try JSONSerialization.data(withJSONObject: options.appTimeZones, options: [.sortedKeys])
+            zones = String(decoding: data, as: UTF8.self)
+        }
+        // A live row can turn refused/failed between the insert and the look-up, or a refused
+        // row be queued again beside another run's insert (a unique violation); then retry.
+        var ranksAs: Int64?
         for _ in 0..<5 {
-            let inserted = try connection.query(SQLCatalog.text("bookkeeping/ingest/enqueue_file.sql"),
-                                                [path, kind?.rawValue, sha256, sizeBytes, assumeTimeZone])
+            let inserted: PostgresResult
+            do {
+                inserted = try connection.query(SQLCatalog.text("bookkeeping/ingest/enqueue_file.sql"),
+                                                [path, kind?.rawValue, sha256, sizeBytes, options.assumeTimeZone, zones,
+                                                 options.fallbackTimeZone, options.maxRejectShare, ranksAs])
+            } catch let error as PostgresError where error.sqlState == .uniqueViolation {
+                continue
+            }
             if let row = inserted.rows.first { return .queued(fileID: try row.decode(Int64.self, at: 0)) }
             let live = try connection.query(SQLCatalog.text("bookkeeping/ingest/find_live_file.sql"), [sha256])
             if let row = live.rows.first {
-                return .existing(fileID: try row.decode(Int64.self, at: 0), path: try row.decode(String.self, at: 1),
-                                 status: try row.decode(String.self, at: 2))
+                let fileID = try row.decode(Int64.self, at: 0)
+                let status = try row.decode(String.self, at: 2)
+                let rejected = try row.decode(Int.self, at: 3)
+                if retry, status == "loaded", rejected > 0 {
+                    let superseded = try connection.query(SQLCatalog.text("bookkeeping/ingest/supersede_file.sql"), [fileID])
+                    if let first = superseded.rows.first { ranksAs = try first.decode(Int64.self, at: 0) }
+                    continue
+                }
+                return .existing(fileID: fileID, path: try row.decode(String.self, at: 1), status: status, rejected: rejected)
             }
         }
         throw PostgresError(code: .client, message: "could not enqueue \(path): its queue entry kept changing")
+    }
+
+    /// Queues a file with only a zone for all of it (the defaults otherwise).
+    public func enqueue(path: String, kind: EventKind?, assumeTimeZone: String?, sha256: String,
+                        sizeBytes: Int64) throws -> Enqueued {
+        try enqueue(path: path, kind: kind, options: FileReadOptions(assumeTimeZone: assumeTimeZone), sha256: sha256,
+                    sizeBytes: sizeBytes)
     }
 
     /// Claims the oldest claimable file (queued, or loading under an expired lease), or the
@@ -46,9 +78,17 @@ public struct IngestQueue {
                                           [workerID, leaseSeconds, fileIDs, largestFirst])
         guard let row = result.rows.first else { return nil }
         let kindName = try row.decode(String?.self, at: 2)
+        var zones: [String: String] = [:]
+        if let text = try row.decode(String?.self, at: 5),
+           let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: String] {
+            zones = object
+        }
+        let options = FileReadOptions(assumeTimeZone: try row.decode(String?.self, at: 3), appTimeZones: zones,
+                                      fallbackTimeZone: try row.decode(String?.self, at: 6),
+                                      maxRejectShare: try row.decode(Double?.self, at: 7) ?? IngestSettings.defaultMaxRejectShare)
         return ClaimedFile(fileID: try row.decode(Int64.self, at: 0), path: try row.decode(String.self, at: 1),
-                           kind: kindName.flatMap(EventKind.init(rawValue:)),
-                           assumeTimeZone: try row.decode(String?.self, at: 3), attempts: try row.decode(Int.self, at: 4))
+                           kind: kindName.flatMap(EventKind.init(rawValue:)), options: options,
+                           attempts: try row.decode(Int.self, at: 4), ranksAs: try row.decode(Int64?.self, at: 8))
     }
 
     /// Ends a claim with a verdict: `refused` or `failed`, with the message users will see.

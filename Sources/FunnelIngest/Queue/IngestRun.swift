@@ -66,6 +66,12 @@ public struct IngestRun: Sendable {
     public var assumeTimeZone: String?
     public var workers: Int
     public var workerOptions: WorkerOptions
+    /// The `[ingest]` settings: zones per app and per file name, the reject share; `kind` and
+    /// `assumeTimeZone` (the command line's) win over a file rule's.
+    public var reading = IngestSettings()
+    /// Load content loaded before again (`--retry`): what its first load rejected and the new
+    /// options accept is stored; what it stored is not stored twice.
+    public var retry = false
 
     public init(settings: ConnectionSettings, kind: EventKind?, assumeTimeZone: String?, workers: Int,
                 workerOptions: WorkerOptions = WorkerOptions(pollSeconds: 0.2)) {
@@ -88,8 +94,9 @@ public struct IngestRun: Sendable {
         var firstPathOfFile: [Int64: String] = [:]
         /// Files whose content appears earlier in this run: the file id and the first path.
         var copies: [Int: (fileID: Int64, first: String)] = [:]
+        var queuedChecksums: Set<String> = []
         for (index, path) in files.enumerated() {
-            let fileKind = kind ?? EventKind(fileName: path)
+            let fileKind = kindOf(path)
             guard case .success(let checksum) = checksums[index] else {
                 if case .failure(let error) = checksums[index] {
                     pending[index] = FileReport(path: path, kind: fileKind?.rawValue, status: .refused,
@@ -97,15 +104,22 @@ public struct IngestRun: Sendable {
                 }
                 continue
             }
-            switch try queue.enqueue(path: path, kind: fileKind, assumeTimeZone: assumeTimeZone,
-                                     sha256: checksum.hex, sizeBytes: checksum.size) {
+            // A content given twice in this run is queued (and so retried) once.
+            switch try queue.enqueue(path: path, kind: fileKind, options: readOptions(path), sha256: checksum.hex,
+                                     sizeBytes: checksum.size, retry: retry && !queuedChecksums.contains(checksum.hex)) {
             case .queued(let fileID):
                 tracked[index] = fileID
                 firstPathOfFile[fileID] = path
-            case .existing(let fileID, let existingPath, let status):
+                queuedChecksums.insert(checksum.hex)
+            case .existing(let fileID, let existingPath, let status, let rejected):
                 if status == "loaded" {
+                    var message = existingPath == path ? "already loaded earlier" : "same content as \(existingPath), already loaded earlier"
+                    if rejected > 0 {
+                        message += " with \(rejected) row\(rejected == 1 ? "" : "s") rejected; pass --retry to load it again "
+                            + "with the current options (what it stored is not stored twice)"
+                    }
                     pending[index] = FileReport(path: path, kind: fileKind?.rawValue, status: .skipped, counts: FileLoadCounts(),
-                                                fileID: fileID, message: existingPath == path ? "already loaded earlier" : "same content as \(existingPath), already loaded earlier")
+                                                fileID: fileID, message: message)
                 } else if let first = firstPathOfFile[fileID] {
                     copies[index] = (fileID, first)
                 } else {
@@ -130,7 +144,7 @@ public struct IngestRun: Sendable {
             let path = files[index]
             if let copy = copies[index] {
                 // A second copy of a file in this run shares the first copy's fate.
-                let fileKind = (kind ?? EventKind(fileName: path))?.rawValue
+                let fileKind = kindOf(path)?.rawValue
                 let state = statuses[copy.fileID]?.state ?? .failed
                 guard state == .loaded else {
                     return FileReport(path: path, kind: fileKind, status: FileReport.Status(rawValue: state.rawValue) ?? .failed,
@@ -159,6 +173,26 @@ public struct IngestRun: Sendable {
                                                                              : "no rows, only a header; check the export that wrote it")
                                              : status.message)
         }
+    }
+
+    /// The same run with `count` workers.
+    public func withWorkers(_ count: Int) -> IngestRun {
+        var copy = self
+        copy.workers = max(1, count)
+        return copy
+    }
+
+    /// The kind of a file: the command line's, else its `[[ingest.files]]` rule's, else its name's.
+    func kindOf(_ path: String) -> EventKind? {
+        kind ?? reading.rule(for: path)?.kind.flatMap(EventKind.init(rawValue:)) ?? EventKind(fileName: path)
+    }
+
+    /// How a file is read: the command line's zone, else its rule's, for every row; the apps'
+    /// zones and `[ingest]`'s for the rest; the reject share.
+    func readOptions(_ path: String) -> FileReadOptions {
+        FileReadOptions(assumeTimeZone: assumeTimeZone ?? reading.rule(for: path)?.assumeTimeZone,
+                        appTimeZones: reading.appTimeZones, fallbackTimeZone: reading.assumeTimeZone,
+                        maxRejectShare: reading.maxRejectShare)
     }
 
     /// Runs the workers until every file is finished; returns the files they loaded.

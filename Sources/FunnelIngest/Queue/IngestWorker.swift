@@ -1,4 +1,5 @@
 import Foundation
+public import FunnelCore
 public import Logging
 public import PostgresClient
 
@@ -22,6 +23,12 @@ public struct WorkerOptions: Sendable {
     /// The size from which a file of one event kind is staged by two COPY streams and takes the
     /// bulk merge (``FileLoader/splitCopyBytes``).
     public var splitCopyBytes: Int64
+    /// `funnel worker`'s own reading settings, for what a queued file was given none of: the
+    /// kind of a file queued without one, the zones of its zone-less timestamps (the apps' and
+    /// the fallback), and a reject share that wins over the file's.
+    public var fallbackKind: EventKind?
+    public var fallbackReading = FileReadOptions()
+    public var maxRejectShare: Double?
 
     public init(leaseSeconds: Double = 60, pollSeconds: Double = 1, maxAttempts: Int = 3, largestFirst: Bool = false,
                 expansion: ExpansionLimit = ExpansionLimit(), mergePath: MergePath = .automatic, bulkMinimumRows: Int = 50_000,
@@ -105,7 +112,20 @@ public final class IngestWorker {
 
     /// Loads one claimed file and records the verdict; never throws, so one bad file cannot stop
     /// the worker.
-    private func process(_ file: ClaimedFile) {
+    /// The file as this worker reads it: its own options first, the worker's for what it lacks.
+    func withFallbacks(_ file: ClaimedFile) -> ClaimedFile {
+        var reading = file.options
+        if reading.assumeTimeZone == nil {
+            reading.appTimeZones = options.fallbackReading.appTimeZones.merging(reading.appTimeZones) { $1 }
+            reading.fallbackTimeZone = reading.fallbackTimeZone ?? options.fallbackReading.fallbackTimeZone
+        }
+        if let share = options.maxRejectShare { reading.maxRejectShare = share }
+        return ClaimedFile(fileID: file.fileID, path: file.path, kind: file.kind ?? options.fallbackKind, options: reading,
+                           attempts: file.attempts, ranksAs: file.ranksAs)
+    }
+
+    private func process(_ claimed: ClaimedFile) {
+        let file = withFallbacks(claimed)
         let started = ContinuousClock.now
         logger.info("loading file", metadata: ["file.id": "\(file.fileID)", "file.path": "\(file.path)"])
         do {

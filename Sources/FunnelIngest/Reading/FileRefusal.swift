@@ -1,3 +1,4 @@
+import Foundation
 public import FunnelCore
 
 /// Why a whole file is refused: it is not the format it claims to be, or it cannot be read.
@@ -22,6 +23,10 @@ public enum FileRefusal: Error, Sendable, Equatable, CustomStringConvertible {
     /// The reader could not account for every physical line (a defect of funnel's, never of
     /// the file): refused rather than risk losing rows.
     case unaccountedLines(path: String, lines: Int64, accounted: Int64)
+    /// More of the file's rows would be rejected than the reject share allows: a file whose
+    /// rows mostly fail is refused whole rather than loaded with most of a day missing.
+    case mostRowsRejected(path: String, rejected: Int, rows: Int, maxShare: Double, cause: String, causeRows: Int,
+                          example: String, fix: String?)
 
     /// The file this refusal is about.
     public var path: String {
@@ -29,7 +34,8 @@ public enum FileRefusal: Error, Sendable, Equatable, CustomStringConvertible {
         case .unreadable(let path, _), .badGzip(let path, _), .binary(let path),
              .missingColumns(let path, _, _), .tooManyColumns(let path, _, _),
              .headerTooLong(let path, _), .notNDJSON(let path), .unknownKind(let path),
-             .badHeader(let path, _), .expandsTooFar(let path, _), .unaccountedLines(let path, _, _):
+             .badHeader(let path, _), .expandsTooFar(let path, _), .unaccountedLines(let path, _, _),
+             .mostRowsRejected(let path, _, _, _, _, _, _, _):
             path
         }
     }
@@ -62,7 +68,23 @@ public enum FileRefusal: Error, Sendable, Equatable, CustomStringConvertible {
         case .unaccountedLines(let path, let lines, let accounted):
             "\(path): refused: read \(lines) lines but accounted for \(accounted); nothing was loaded. "
                 + "This is a defect in funnel: please report it with the file"
+        case .mostRowsRejected(let path, let rejected, let rows, let maxShare, let cause, let causeRows, let example, let fix):
+            "\(path): refused: \(rejected) of \(rows) rows would be rejected (\(Self.percent(rejected, rows))), more than "
+                + "the \(Self.percent(maxShare)) the reject share allows (--max-reject-share, max_reject_share in [ingest]); "
+                + "nothing was loaded. \(causeRows == rejected ? "All" : "\(causeRows)") for one reason: \(cause), e.g. \(example)"
+                + (fix.map { ". Fix: \($0)" } ?? ". Fix the rows or the options and load the file again")
         }
+    }
+}
+
+extension FileRefusal {
+    static func percent(_ part: Int, _ whole: Int) -> String {
+        percent(whole == 0 ? 0 : Double(part) / Double(whole))
+    }
+
+    static func percent(_ share: Double) -> String {
+        let value = share * 100
+        return value == value.rounded() ? "\(Int(value))%" : String(format: "%.1f%%", value)
     }
 }
 

@@ -53,13 +53,18 @@ public final class InputFileReader {
     public init(path: String, options: ReaderOptions) throws {
         self.path = path
         self.options = options
-        var zone: AssumedTimeZone?
-        if let text = options.assumeTimeZone {
+        func zone(_ text: String) throws -> AssumedTimeZone {
             guard let parsed = AssumedTimeZone(text) else { throw ReaderOptionError.unknownTimeZone(text) }
-            zone = parsed
+            return parsed
         }
+        // The zone given for the file covers every row; else each app's own, else the fallback.
+        var appZones: [String: AssumedTimeZone] = [:]
+        if options.assumeTimeZone == nil {
+            for (app, text) in options.appTimeZones { appZones[app] = try zone(text) }
+        }
+        let fileZone = try (options.assumeTimeZone ?? options.fallbackTimeZone).map(zone)
         let latest = Int64((options.now.timeIntervalSince1970 + 2 * 86_400) * 1_000_000)
-        encoder = RowEncoder(latestMicros: latest, zone: zone, binary: options.binaryLayout)
+        encoder = RowEncoder(latestMicros: latest, zone: fileZone, appZones: appZones, binary: options.binaryLayout)
         json = JSONObjectParser(maxFields: options.maxColumns)
         values = Array(repeating: FieldValue(), count: EventKind.allCases.map { $0.fields.count }.max() ?? 0)
         do {

@@ -12,6 +12,12 @@ public struct ReaderOptions: Sendable {
     /// The zone for timestamps without one (`--assume-tz`): an IANA name or a fixed offset.
     /// Nil rejects such timestamps.
     public var assumeTimeZone: String?
+    /// Per app id: the zone of its rows' timestamps without one, where `assumeTimeZone` is nil
+    /// (`[[ingest.apps]]`); rows of other apps take `fallbackTimeZone`.
+    public var appTimeZones: [String: String] = [:]
+    /// The zone of zone-less timestamps of rows whose app has none of its own (`[ingest]`
+    /// `assume_tz`); nil rejects them.
+    public var fallbackTimeZone: String?
     /// "Now" for the sanity check that timestamps are at most 2 days in the future.
     public var now: Date
     /// The format, when the caller knows better than the file name and the first byte.
@@ -66,19 +72,7 @@ public struct ExpansionLimit: Sendable, Equatable {
 
     /// Parses a size such as `500M`, `64G` or `1048576` (K, M, G, T are powers of 1024).
     public static func parseSize(_ text: String) -> Int64? {
-        let units: [Character: Int64] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40]
-        var digits = Substring(text.uppercased())
-        if digits.hasSuffix("B") && digits.count > 1 && units[digits[digits.index(digits.endIndex, offsetBy: -2)]] != nil {
-            digits = digits.dropLast()
-        }
-        var scale: Int64 = 1
-        if let last = digits.last, let unit = units[last] {
-            scale = unit
-            digits = digits.dropLast()
-        }
-        guard let value = Int64(digits), value > 0 else { return nil }
-        let (product, overflow) = value.multipliedReportingOverflow(by: scale)
-        return overflow ? nil : product
+        IngestSettings.parseSize(text)
     }
 }
 

@@ -1,4 +1,5 @@
 import FunnelCalendar
+import FunnelCore
 import Foundation
 
 /// The zone given with `--assume-tz` for timestamps that carry none: a fixed UTC offset
@@ -27,20 +28,7 @@ public struct AssumedTimeZone: Sendable, Hashable {
     }
 
     private static func parseOffset(_ text: String) -> Int? {
-        if text == "Z" || text == "z" || text == "UTC" || text == "+00:00" { return 0 }
-        let bytes = Array(text.utf8)
-        guard bytes.count == 6 || bytes.count == 5 || bytes.count == 3,
-              bytes[0] == UInt8(ascii: "+") || bytes[0] == UInt8(ascii: "-") else { return nil }
-        let digits = bytes.dropFirst().filter { $0 != UInt8(ascii: ":") }
-        guard digits.count == 2 || digits.count == 4,
-              digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
-              bytes.count != 6 || bytes[3] == UInt8(ascii: ":") else { return nil }
-        let values = digits.map { Int($0 - 0x30) }
-        let hours = values[0] * 10 + values[1]
-        let minutes = values.count == 4 ? values[2] * 10 + values[3] : 0
-        guard hours <= 23, minutes <= 59 else { return nil }
-        let seconds = hours * 3600 + minutes * 60
-        return bytes[0] == UInt8(ascii: "-") ? -seconds : seconds
+        TimeZoneSpelling.offsetSeconds(text)
     }
 }
 

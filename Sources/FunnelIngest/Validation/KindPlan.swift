@@ -53,6 +53,8 @@ struct KindPlan {
     let absent: [[UInt8]]
     /// The index of the field that places the row in time.
     let timeField: Int
+    /// The index of `app_id` (every kind has one), read first where apps have zones of their own.
+    let appIDField: Int?
     /// ux only: indexes of `type` and `phase`, checked together.
     let uxType: Int?
     let uxPhase: Int?
@@ -86,6 +88,7 @@ struct KindPlan {
             }
         }
         timeField = specs.firstIndex { $0.name == kind.timeField } ?? 0
+        appIDField = specs.firstIndex { $0.name == "app_id" }
         uxType = kind == .ux ? specs.firstIndex { $0.name == "type" } : nil
         uxPhase = kind == .ux ? specs.firstIndex { $0.name == "phase" } : nil
         lookup = FieldLookup(specs.map(\.name))

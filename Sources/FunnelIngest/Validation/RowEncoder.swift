@@ -17,8 +17,24 @@ struct RowEncoder {
     ///   - latestMicros: the latest accepted instant (now + 2 days), microseconds since 1970.
     ///   - zone: the zone assumed for timestamps without one, if any.
     ///   - binary: a kind whose rows are written as binary COPY rows, with its columns' types.
-    init(latestMicros: Int64, zone: AssumedTimeZone?, binary: BinaryLayout? = nil) {
+    /// Per app id (its bytes): the index in `timestamps.zones` of the zone its zone-less
+    /// timestamps are read in; empty when no app has a zone of its own.
+    private var appZones: [[UInt8]: Int] = [:]
+    /// The index of the zone of rows whose app has none of its own (-1: none).
+    private let defaultZone: Int
+
+    /// - Parameters:
+    ///   - latestMicros: the latest accepted instant (now + 2 days), microseconds since 1970.
+    ///   - zone: the zone assumed for timestamps without one, if any.
+    ///   - appZones: per app id, the zone assumed for its rows' timestamps without one (over `zone`).
+    ///   - binary: a kind whose rows are written as binary COPY rows, with its columns' types.
+    init(latestMicros: Int64, zone: AssumedTimeZone?, appZones: [String: AssumedTimeZone] = [:], binary: BinaryLayout? = nil) {
         timestamps = TimestampParser(latestMicros: latestMicros, zone: zone.map(ZoneConverter.init))
+        defaultZone = timestamps.zoneIndex
+        for (app, appZone) in appZones.sorted(by: { $0.key < $1.key }) {
+            self.appZones[Array(app.utf8)] = timestamps.zones.count
+            timestamps.zones.append(ZoneConverter(appZone))
+        }
         plans = KindPlan.all
         var layouts = [BinaryLayout?](repeating: nil, count: KindPlan.all.count)
         if let binary { layouts[binary.kind.ordinal] = binary }
@@ -43,6 +59,11 @@ struct RowEncoder {
         var uxType = -1
         var uxPhase = -1
         if layout != nil { BinaryCopy.appendInt16(Int16(plan.types.count), to: &out) }
+        if !appZones.isEmpty, let appField = plan.appIDField {
+            let value = values[appField]
+            let bytes = UnsafeBufferPointer(rebasing: store[Int(value.start)..<Int(value.start + value.count)])
+            timestamps.zoneIndex = appZones[Array(bytes)] ?? defaultZone
+        }
         for index in 0..<plan.types.count {
             if index > 0 && layout == nil { out.append(0x09) }
             let value = values[index]

@@ -5,7 +5,18 @@ import FunnelCalendar
 struct TimestampParser {
     /// Accepted instants: [1970-01-01, latestMicros].
     let latestMicros: Int64
-    var zone: ZoneConverter?
+    /// The zones a zone-less timestamp may be read in (the file's, its apps'), and the one in
+    /// force for the row being read (-1: none, such timestamps are rejected).
+    var zones: [ZoneConverter] = []
+    var zoneIndex = -1
+
+    init(latestMicros: Int64, zone: ZoneConverter?) {
+        self.latestMicros = latestMicros
+        if let zone {
+            zones = [zone]
+            zoneIndex = 0
+        }
+    }
 
     @inline(__always)
     private static func digit(_ b: UInt8) -> Int? {
@@ -89,8 +100,8 @@ struct TimestampParser {
             + Int64(hour * 3600 + minute * 60 + second)
         let offset: Int64
         if i == n {
-            guard zone != nil else { return .failure(.noTimeZone) }
-            offset = zone!.offset(atLocal: local)
+            guard zoneIndex >= 0 else { return .failure(.noTimeZone) }
+            offset = zones[zoneIndex].offset(atLocal: local)
         } else if (p[i] == UInt8(ascii: "Z") || p[i] == UInt8(ascii: "z")) && i + 1 == n {
             offset = 0
         } else if p[i] == 0x2b || p[i] == 0x2d {

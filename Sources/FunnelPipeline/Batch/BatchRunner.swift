@@ -1,6 +1,6 @@
 public import Foundation
 import FunnelCompute
-import FunnelCore
+public import FunnelCore
 public import FunnelIngest
 import FunnelReports
 public import Logging
@@ -20,6 +20,16 @@ public struct BatchOptions: Sendable {
     public var workers: Int
     public var leaseSeconds: Double
     public var retry: RetryPolicy
+    /// How the inbox's files are read: the `[ingest]` settings with the command line's over them.
+    public var reading = IngestSettings()
+    /// `--kind`: the kind of every file (else each file's rule or name).
+    public var kind: EventKind?
+    /// `--assume-tz`: the zone of every zone-less timestamp.
+    public var assumeTimeZone: String?
+    /// How far a compressed file may expand before it is refused.
+    public var expansion = ExpansionLimit()
+    /// `--retry`: load again the files loaded before with rejected rows.
+    public var retryRejected = false
 
     public init(inbox: URL, reports: URL, archive: URL?, quarantine: URL, app: String?, settleSeconds: Double,
                 recheckSeconds: Double, workers: Int, leaseSeconds: Double, retry: RetryPolicy) {
@@ -107,8 +117,11 @@ public struct BatchRunner {
 
         var reports: [IngestRun.FileReport] = []
         let lanes = DailyLanes(files: scan.ready)
-        let ingest = IngestRun(settings: settings, kind: nil, assumeTimeZone: nil, workers: options.workers,
-                               workerOptions: WorkerOptions(leaseSeconds: options.leaseSeconds, pollSeconds: 0.2))
+        var ingest = IngestRun(settings: settings, kind: options.kind, assumeTimeZone: options.assumeTimeZone, workers: options.workers,
+                               workerOptions: WorkerOptions(leaseSeconds: options.leaseSeconds, pollSeconds: 0.2,
+                                                            expansion: options.expansion))
+        ingest.reading = options.reading
+        ingest.retry = options.retryRejected
         if !scan.ready.isEmpty {
             logger.info("ingesting", metadata: ["run.files": "\(scan.ready.count)"])
             reports = try step("ingest") {
@@ -144,8 +157,7 @@ public struct BatchRunner {
         }
         let job = ComputeJob(configuration: configuration.configuration, source: configuration.source, logger: logger)
         let telemetry = TelemetryLoad(files: besideMetrics ? lanes.telemetry : [],
-                                      ingest: IngestRun(settings: settings, kind: nil, assumeTimeZone: nil, workers: 1,
-                                                        workerOptions: ingest.workerOptions),
+                                      ingest: ingest.withWorkers(1),
                                       stop: stop, logger: logger)
         let loadTelemetry: (@Sendable () throws -> Void)? = besideMetrics ? { @Sendable in try telemetry.load() } : nil
         let previousRun = try step("compute") { try lastComputeRun(session.ensure()) }
@@ -267,8 +279,9 @@ public struct BatchRunner {
                 \(URL(fileURLWithPath: report.path).lastPathComponent) was refused by funnel run at \(ISO8601DateFormatter().string(from: summary.startedAt)):
                 \(report.message ?? "refused")
 
-                Fix the file (or export it again) and put it back into the inbox (\(options.inbox.path)); \
-                the next run loads it.
+                Fix the file (or export it again), or the options it needs (an option of funnel run such \
+                as --assume-tz or --max-expansion, or the same setting in [ingest] of funnel.toml), and \
+                put it back into the inbox (\(options.inbox.path)); the next run loads it.
 
                 """
             try Data(reason.utf8).write(to: URL(fileURLWithPath: destination + ".reason.txt"), options: .atomic)

@@ -4,8 +4,8 @@ import PostgresClient
 
 /// The events of a funnel statement as they arrive (in any order), kept in columns: per row its
 /// user (an index into the users seen), time, matcher bits (``wordCount`` words a row), breakdown
-/// value (an index into the values seen) and interval start. Users and breakdown values are kept once each, as bytes, so
-/// reading a row allocates nothing. ``forEachUser(sortingByTime:statement:_:)`` then hands each
+/// value (an index into the values seen) and interval start. Users and breakdown values are kept
+/// once each, as bytes, so reading a row allocates nothing. ``forEachUser(sortingByTime:statement:_:)`` then hands each
 /// user's events in time order to the evaluator.
 struct FunnelEventColumns {
     private var users = ByteKeyTable()

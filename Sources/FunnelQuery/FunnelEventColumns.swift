@@ -3,16 +3,19 @@ import FunnelCore
 import PostgresClient
 
 /// The events of a funnel statement as they arrive (in any order), kept in columns: per row its
-/// user (an index into the users seen), time, matcher bits, breakdown value (an index into the
-/// values seen) and interval start. Users and breakdown values are kept once each, as bytes, so
-/// reading a row allocates nothing. ``forEachUser(sortingByTime:statement:_:)`` then hands each
+/// user (an index into the users seen), time, matcher bits (``wordCount`` words a row), breakdown
+/// value (an index into the values seen) and interval start. Users and breakdown values are kept
+/// once each, as bytes, so reading a row allocates nothing. ``forEachUser(sortingByTime:statement:_:)`` then hands each
 /// user's events in time order to the evaluator.
 struct FunnelEventColumns {
     private var users = ByteKeyTable()
     private var values = ByteKeyTable()
     private var userOfRow: [Int32] = []
     private var micros: [Int64] = []
+    /// Row r's matcher bits are masks[r * wordCount ..< (r + 1) * wordCount].
     private var masks: [Int64] = []
+    /// The statement's matches columns (``FunnelQueryStatement/wordCount``).
+    let wordCount: Int
     /// -1: no value (NULL).
     private var valueOfRow: [Int32] = []
     /// Int64.min: NULL (only read for funnel trends).
@@ -22,15 +25,24 @@ struct FunnelEventColumns {
 
     var rowCount: Int { micros.count }
 
-    /// The statement's columns: app_id, user_id, occurred_at, matches, breakdown, interval_start.
-    static let expectedTypes: [PostgresType] = [.text, .text, .timestamptz, .int8, .text, .int8]
+    /// Columns for a statement with `wordCount` matches columns.
+    init(wordCount: Int) {
+        self.wordCount = wordCount
+    }
+
+    /// The statement's columns: app_id, user_id, occurred_at, matches, breakdown, interval_start,
+    /// then matches_2, matches_3, ... when there are more words.
+    var expectedTypes: [PostgresType] {
+        [.text, .text, .timestamptz, .int8, .text, .int8] + Array(repeating: .int8, count: wordCount - 1)
+    }
 
     /// Appends one batch of the statement's rows.
     mutating func append(_ batch: PostgresBinaryBatch) throws {
         if !checked {
-            let types = (0..<Self.expectedTypes.count).map { batch.type(of: $0) }
-            guard types == Self.expectedTypes else {
-                throw FunnelQueryError("the funnel statement returned columns of types \(types), expected \(Self.expectedTypes)")
+            let expected = expectedTypes
+            let types = (0..<expected.count).map { batch.type(of: $0) }
+            guard types == expected else {
+                throw FunnelQueryError("the funnel statement returned columns of types \(types), expected \(expected)")
             }
             checked = true
         }
@@ -50,6 +62,7 @@ struct FunnelEventColumns {
             userOfRow.append(user)
             micros.append(batch.timestampMicros(row, 2))
             masks.append(batch.int64(row, 3))
+            for word in 1..<wordCount { masks.append(batch.int64(row, 5 + word)) }
             if batch.isNull(row, 4) {
                 valueOfRow.append(-1)
             } else {
@@ -85,6 +98,8 @@ struct FunnelEventColumns {
         }
         let valueStrings: [String] = (0..<values.count).map { values.string($0) }
         var stepsOfMask: [Int64: (steps: [Int8], named: [Int8])] = [:]
+        var stepsOfWideMask: [ArraySlice<Int64>: (steps: [Int8], named: [Int8])] = [:]
+        let words = wordCount
         var deferred: [(app: String, user: String)] = []
         var events: [FunnelEventRow] = []
         var eventIntervals: [Int64?] = []
@@ -99,7 +114,9 @@ struct FunnelEventColumns {
                 var index = range.lowerBound + 1
                 while index < range.upperBound {
                     let left = Int(order[index - 1]), right = Int(order[index])
-                    if micros[left] == micros[right] && (masks[left] != masks[right] || valueOfRow[left] != valueOfRow[right]) {
+                    if micros[left] == micros[right] && (valueOfRow[left] != valueOfRow[right]
+                        || (words == 1 ? masks[left] != masks[right]
+                            : !masks[left * words ..< (left + 1) * words].elementsEqual(masks[right * words ..< (right + 1) * words]))) {
                         tied = true
                         break
                     }
@@ -122,13 +139,23 @@ struct FunnelEventColumns {
             eventIntervals.removeAll(keepingCapacity: true)
             for position in range {
                 let row = Int(order[position])
-                let mask = masks[row]
                 let steps: (steps: [Int8], named: [Int8])
-                if let known = stepsOfMask[mask] {
-                    steps = known
+                if words == 1 {
+                    let mask = masks[row]
+                    if let known = stepsOfMask[mask] {
+                        steps = known
+                    } else {
+                        steps = (statement.steps(of: masks[row...row]), statement.namedSteps(of: masks[row...row]))
+                        stepsOfMask[mask] = steps
+                    }
                 } else {
-                    steps = (statement.steps(of: mask), statement.namedSteps(of: mask))
-                    stepsOfMask[mask] = steps
+                    let mask = masks[row * words ..< (row + 1) * words]
+                    if let known = stepsOfWideMask[mask] {
+                        steps = known
+                    } else {
+                        steps = (statement.steps(of: mask), statement.namedSteps(of: mask))
+                        stepsOfWideMask[mask] = steps
+                    }
                 }
                 let value = valueOfRow[row]
                 events.append(FunnelEventRow(micros: micros[row], steps: steps.steps,

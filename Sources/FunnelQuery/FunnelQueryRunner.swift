@@ -132,13 +132,13 @@ public struct FunnelQueryRunner {
     /// which settles such ties, and handed last. Retention reads its events through it too.
     func stream(_ statement: FunnelQueryStatement,
                         _ body: (_ app: String, _ user: String, [FunnelEventRow], [Int64?]) throws -> Void) throws -> Int {
-        var columns = FunnelEventColumns()
+        var columns = FunnelEventColumns(wordCount: statement.wordCount)
         let rows = try connection.stream(statement.sql, statement.parameters, batchRows: Self.fetchRows) { batch in
             try columns.append(batch)
         }
         let tied = try columns.forEachUser(sortingByTime: true, statement: statement, body)
         guard !tied.isEmpty else { return rows }
-        columns = FunnelEventColumns()
+        columns = FunnelEventColumns(wordCount: statement.wordCount)
         let ordered = statement.ordered(for: tied)
         try connection.stream(ordered.sql, ordered.parameters, batchRows: Self.fetchRows) { batch in
             try columns.append(batch)

@@ -17,6 +17,12 @@ struct FunnelQueryStatement {
     /// First-time step math: the bit of each step's event names, filters aside (after the
     /// matchers' bits), or none.
     private var firstNameBit = -1
+    /// The bits are spread over this many bigint columns (`matches`, then `matches_2`, ...), 63 to
+    /// a column (the sign bit unused): one column up to 63 matchers and first-time names.
+    private(set) var wordCount = 1
+
+    /// Bits per matches column.
+    static let bitsPerWord = 63
 
     /// The statement for `spec`; `app` nil reads every app, `computeScope` keeps the users of the
     /// cohorts a compute is working on (its scope_installs table).
@@ -26,18 +32,23 @@ struct FunnelQueryStatement {
         let earliest: Int64? = spec.stepMath == .total ? scope.fromMicros : nil
         let end = (scope.toMicros ?? 32_503_680_000_000_000) + spec.windowMicros
         parameters = [app, earliest, end]
-        var bits: [String] = []
-        for (index, matcher) in spec.matchers.enumerated() {
-            var conditions = ["e.event = any(\(add(matcher.events))::text[])"]
-            for filter in matcher.filters { conditions.append(condition(filter)) }
-            bits.append("(case when \(conditions.joined(separator: " and ")) then \(Int64(1) << Int64(index)) else 0 end)")
+        var conditions: [String] = []
+        for matcher in spec.matchers {
+            var parts = ["e.event = any(\(add(matcher.events))::text[])"]
+            for filter in matcher.filters { parts.append(condition(filter)) }
+            conditions.append(parts.joined(separator: " and "))
         }
         if spec.stepMath == .firstTime {
-            firstNameBit = bits.count
-            for (offset, step) in spec.steps.enumerated() {
-                bits.append("(case when e.event = any(\(add(step.events))::text[]) then \(Int64(1) << Int64(firstNameBit + offset)) else 0 end)")
-            }
+            firstNameBit = conditions.count
+            for step in spec.steps { conditions.append("e.event = any(\(add(step.events))::text[])") }
         }
+        wordCount = max(1, (conditions.count + Self.bitsPerWord - 1) / Self.bitsPerWord)
+        var words = [[String]](repeating: [], count: wordCount)
+        for (bit, condition) in conditions.enumerated() {
+            let value = Int64(1) << Int64(bit % Self.bitsPerWord)
+            words[bit / Self.bitsPerWord].append("(case when \(condition) then \(value) else 0 end)")
+        }
+        let matches = words.map { "(" + ($0.isEmpty ? ["0"] : $0).joined(separator: "\n       + ") + ")::bigint" }
         stepsOfBit = spec.steps.indices.map { [Int8($0 + 1)] }
         for exclusion in spec.exclusions {
             // Between step k and k + 1 (1-based) is exclusion step -(k + 1), for each k in range.
@@ -55,7 +66,10 @@ struct FunnelQueryStatement {
         let names = spec.order == .strict ? ""
             : "and e.event = any(\(add(Array(Set(spec.matchers.flatMap(\.events))).sorted()))::text[])"
         template = SQLCatalog.text("query/funnel_events.sql")
-            .replacingOccurrences(of: "{{matches}}", with: "(" + bits.joined(separator: "\n       + ") + ")::bigint")
+            .replacingOccurrences(of: "{{matches}}", with: matches[0])
+            .replacingOccurrences(of: "{{more_matches}}", with: matches.dropFirst().enumerated().map { offset, word in
+                ",\n       \(word) as matches_\(offset + 2)"
+            }.joined())
             .replacingOccurrences(of: "{{breakdown}}", with: breakdown)
             .replacingOccurrences(of: "{{interval}}", with: trend.map(Self.intervalStart) ?? "null::bigint")
             .replacingOccurrences(of: "{{people}}", with: people)
@@ -84,28 +98,35 @@ struct FunnelQueryStatement {
         return "(extract(epoch from \(start)) * 1000000)::bigint"
     }
 
-    /// The steps whose event names (filters aside) an event with bits `mask` has: first-time math.
-    func namedSteps(of mask: Int64) -> [Int8] {
+    /// The steps whose event names (filters aside) an event with bits `mask` (one word per
+    /// matches column) has: first-time math.
+    func namedSteps(of mask: ArraySlice<Int64>) -> [Int8] {
         guard firstNameBit >= 0 else { return [] }
         var steps: [Int8] = []
-        var rest = mask >> Int64(firstNameBit)
-        while rest != 0 {
-            steps.append(Int8(rest.trailingZeroBitCount + 1))
-            rest &= rest - 1
+        forEachBit(of: mask) { bit in
+            if bit >= firstNameBit { steps.append(Int8(bit - firstNameBit + 1)) }
         }
         return steps
     }
 
-    /// The steps an event with matcher bits `mask` fills.
-    func steps(of mask: Int64) -> [Int8] {
+    /// The steps an event with matcher bits `mask` (one word per matches column) fills.
+    func steps(of mask: ArraySlice<Int64>) -> [Int8] {
         var steps: [Int8] = []
-        var rest = firstNameBit >= 0 ? mask & ((Int64(1) << Int64(firstNameBit)) - 1) : mask
-        while rest != 0 {
-            let bit = rest.trailingZeroBitCount
-            steps += stepsOfBit[bit]
-            rest &= rest - 1
+        forEachBit(of: mask) { bit in
+            if firstNameBit < 0 || bit < firstNameBit { steps += stepsOfBit[bit] }
         }
         return steps.sorted()
+    }
+
+    /// Calls `body` with the index of each bit set in `mask`, lowest first.
+    private func forEachBit(of mask: ArraySlice<Int64>, _ body: (Int) -> Void) {
+        for (word, bits) in mask.enumerated() {
+            var rest = bits
+            while rest != 0 {
+                body(word * Self.bitsPerWord + rest.trailingZeroBitCount)
+                rest &= rest &- 1
+            }
+        }
     }
 
     /// Adds a parameter; returns its placeholder.

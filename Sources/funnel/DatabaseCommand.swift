@@ -32,6 +32,19 @@ struct DatabaseCommand: ParsableCommand {
         return names.filter { $0.hasPrefix("worker-") }.count
     }
 
+    /// The local Citus cluster under FUNNEL_HOME/citus, when `db start --citus-workers` made one.
+    static func localCitus() -> CitusCluster? {
+        let workers = citusWorkersOnDisk()
+        return workers > 0 ? citusCluster(workers: workers) : nil
+    }
+
+    /// The local Citus cluster when its coordinator runs: the database `db url` reports, since a
+    /// command pointed at the single embedded cluster instead would miss the distributed one.
+    static func runningCitus() -> CitusCluster? {
+        guard let citus = localCitus(), case .running = citus.coordinator.status() else { return nil }
+        return citus
+    }
+
     struct Start: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Create (on first use) and start the embedded cluster.",
@@ -104,7 +117,8 @@ struct DatabaseCommand: ParsableCommand {
     }
 
     struct Status: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Tell whether the embedded cluster exists and runs.")
+        static let configuration = CommandConfiguration(
+            abstract: "Tell whether the embedded cluster (and a local Citus cluster) exists and runs.")
 
         func run() throws {
             let cluster = DatabaseCommand.cluster()
@@ -116,19 +130,47 @@ struct DatabaseCommand: ParsableCommand {
             case .running(let pid):
                 print("running (pid \(pid), data in \(cluster.directory.path))")
             }
+            guard let citus = DatabaseCommand.localCitus() else { return }
+            switch citus.coordinator.status() {
+            case .running(let pid):
+                let running = citus.workers.filter { if case .running = $0.status() { true } else { false } }.count
+                print("local Citus cluster: coordinator running (pid \(pid), data in \(citus.coordinator.directory.path)), "
+                    + "\(running) of \(citus.workerCount) worker(s) running; funnel db url prints the coordinator's URL "
+                    + "(commands reach the cluster with DATABASE_URL set to it)")
+            case .stopped, .notInitialized:
+                print("local Citus cluster: stopped (data in \(citus.directory.path); "
+                    + "funnel db start --citus-workers \(citus.workerCount) starts it)")
+            }
         }
     }
 
     struct URLCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "url",
-            abstract: "Print the connection URL of the database funnel uses (passwords are never printed).")
+            abstract: "Print the connection URL of the database funnel uses (passwords are never printed).",
+            discussion: """
+            While a local Citus cluster runs (funnel db start --citus-workers N), prints its \
+            coordinator's URL, the database to point commands at (DATABASE_URL); a note on standard \
+            error gives the single embedded cluster's URL when that one runs too.
+            """)
         @OptionGroup var database: DatabaseOptions
 
         func run() throws {
             switch database.source() {
             case .embedded:
-                print(DatabaseCommand.cluster().url)
+                let single = DatabaseCommand.cluster()
+                guard let citus = DatabaseCommand.runningCitus() else {
+                    print(single.url)
+                    return
+                }
+                print(citus.coordinator.url)
+                var note = "funnel: this is the local Citus cluster's coordinator; commands reach the cluster with "
+                    + "DATABASE_URL set to it"
+                if case .running = single.status() {
+                    note += ". The single embedded PostgreSQL runs too, at \(single.url); commands without "
+                        + "DATABASE_URL or --database-url use that one"
+                }
+                FileHandle.standardErrorWrite(note + "\n")
             case .flag, .environmentURL:
                 let conninfo = database.databaseURL ?? ProcessInfo.processInfo.environment["DATABASE_URL"] ?? ""
                 print(ConnectionString.redacted(conninfo))

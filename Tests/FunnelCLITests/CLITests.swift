@@ -97,6 +97,47 @@ struct CLITests {
         #expect(try FunnelExecutable.run(["db", "status"], environment: environment).stdout.hasPrefix("stopped"))
     }
 
+    @Test("db url and db status report a running local Citus cluster's coordinator, and the single cluster beside it")
+    func localCitusCoordinator() throws {
+        // The layout `db start --citus-workers 2` makes under FUNNEL_HOME/citus; the coordinator
+        // runs as a plain PostgreSQL here (what db url and db status read needs no Citus).
+        let home = try TestCluster.makeTemporaryDirectory(prefix: "funnel-home")
+        let environment = ["FUNNEL_HOME": home.path]
+        let citus = CitusCluster(directory: home.appending(path: "citus"), workerCount: 2)
+        let coordinator = EmbeddedCluster(directory: citus.coordinator.directory, port: citus.coordinator.port)
+        defer {
+            _ = try? coordinator.stop()
+            _ = try? FunnelExecutable.run(["db", "stop"], environment: environment)
+            try? FileManager.default.removeItem(at: home)
+        }
+        for worker in citus.workers {
+            try FileManager.default.createDirectory(at: worker.directory, withIntermediateDirectories: true)
+        }
+        let single = EmbeddedCluster(directory: home)
+        let stoppedURL = try FunnelExecutable.run(["db", "url"], environment: environment)
+        #expect(stoppedURL.stdout.trimmingCharacters(in: .newlines) == single.url)
+        #expect(try FunnelExecutable.run(["db", "status"], environment: environment).stdout
+            .contains("local Citus cluster: stopped (data in \(citus.directory.path); funnel db start --citus-workers 2 starts it)"))
+
+        try coordinator.start()
+        let url = try FunnelExecutable.run(["db", "url"], environment: environment)
+        #expect(url.status == 0)
+        #expect(url.stdout.trimmingCharacters(in: .newlines) == citus.coordinator.url)
+        #expect(url.stderr.contains("local Citus cluster's coordinator"))
+        #expect(!url.stderr.contains("runs too"))
+        #expect(try PostgresConnection(connecting: url.stdout.trimmingCharacters(in: .newlines)).query("select 1").scalar(Int.self) == 1)
+        let status = try FunnelExecutable.run(["db", "status"], environment: environment).stdout
+        #expect(status.hasPrefix("not created yet"))
+        #expect(status.contains("local Citus cluster: coordinator running (pid "))
+        #expect(status.contains("0 of 2 worker(s) running"))
+
+        #expect(try FunnelExecutable.run(["db", "start"], environment: environment).status == 0)
+        let both = try FunnelExecutable.run(["db", "url"], environment: environment)
+        #expect(both.stdout.trimmingCharacters(in: .newlines) == citus.coordinator.url)
+        #expect(both.stderr.contains("The single embedded PostgreSQL runs too, at \(single.url)"))
+        #expect(try FunnelExecutable.run(["db", "status"], environment: environment).stdout.hasPrefix("running"))
+    }
+
     @Test("two funnel db start processes at once both succeed with one server")
     func concurrentStartProcesses() throws {
         let home = try TestCluster.makeTemporaryDirectory(prefix: "funnel-home")

@@ -193,15 +193,20 @@ struct CitusParityTests {
     }
 
     /// The rows of every `dash_*` view as sorted text lines by view, read as the read-only
-    /// `funnel_dashboard` role, as Grafana reads them.
+    /// `funnel_dashboard` role, as Grafana reads them (the per-user views, those with a user_id,
+    /// as `funnel_dashboard_users`, the only role that reads them).
     static func dashboardViews(_ settings: ConnectionSettings) throws -> [String: String] {
         let connection = try settings.connect()
         let views = try connection.query("""
             select viewname from pg_views where schemaname = 'funnel' and viewname like 'dash\\_%' order by 1
             """).map { try $0.decode(String.self, at: 0) }
-        try connection.execute("set role funnel_dashboard")
+        let perUser = Set(try connection.query("""
+            select table_name from information_schema.columns
+            where table_schema = 'funnel' and table_name like 'dash\\_%' and column_name = 'user_id'
+            """).map { try $0.decode(String.self, at: 0) })
         var contents: [String: String] = [:]
         for view in views {
+            try connection.execute("set role \(perUser.contains(view) ? "funnel_dashboard_users" : "funnel_dashboard")")
             let name = try connection.quoteIdentifier(view)
             contents[view] = try connection.query("select v::text as r from funnel.\(name) v order by 1")
                 .map { try $0.decode(String.self, at: 0) }.joined(separator: "\n")

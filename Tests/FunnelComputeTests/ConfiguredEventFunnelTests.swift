@@ -52,6 +52,41 @@ struct ConfiguredEventFunnelTests {
         }
     }
 
+    @Test("a configured funnel of more than 63 matchers (62 exclusions that match nothing, then app_uninstalled) computes as the query answers")
+    func computedBeyondSixtyThreeMatchers() throws {
+        let f = try ComputeFixture()
+        try f.connection.query("select ensure_month_partitions('raw_events', '2024-01-01', '2024-12-31')")
+        let history = try SyntheticData.registerFile(f.connection, name: "history.csv")
+        try SyntheticData.insert(into: f.connection, app: "app", users: 300, firstDay: "2024-03-01", days: 10, seed: 1,
+                                 fileID: history)
+        try Self.signups(f, seed: 1, indexes: 0..<200, minutes: 20, fileID: history, tag: "h")
+        let unmatched = (0..<62).map { "\"signup_completed where method = m\($0)\"" }.joined(separator: ", ")
+        let config = try FunnelConfiguration(toml: """
+            [[funnels]]
+            name = "wide"
+            steps = ["install", "signup_started", "signup_completed where method = email"]
+            window = "1h"
+            exclude = [\(unmatched), "app_uninstalled between 2 and 3"]
+            step_math = "first_time"
+            """)
+        // 66 matchers and the 3 step names of first-time math: 69 bits, two matches columns.
+        #expect(config.funnels[0].spec.matchers.count + 3 == 69)
+        _ = try f.compute(config)
+        let computed = try f.connection.query("""
+            select users from fct_funnel
+            where funnel = 'wide' and network = 'all' and campaign = 'all' and country = 'all' and platform = 'all'
+            order by step_index
+            """).map { try $0.decode(Int.self, at: 0) }
+        let adHoc = try FunnelQueryRunner(connection: f.connection).run(config.funnels[0].spec, scope: FunnelQueryScope(app: "app"))
+        #expect(computed == adHoc.series.first?.steps.map(\.users))
+        // The last exclusion (the 66th matcher) voids the attempts of every seventh user, as in the narrow funnel.
+        var narrow = config.funnels[0].spec
+        narrow.exclusions = Array(narrow.exclusions.suffix(1))
+        let narrowAnswer = try FunnelQueryRunner(connection: f.connection).run(narrow, scope: FunnelQueryScope(app: "app"))
+        #expect(computed == narrowAnswer.series.first?.steps.map(\.users))
+        #expect(computed.count == 3 && computed[2] > 0 && computed[2] < computed[1])
+    }
+
     @Test("the computed funnel equals the same ad hoc query, and a folded day equals a full rebuild")
     func computedEqualsAdHocAndFull() throws {
         let f = try ComputeFixture()

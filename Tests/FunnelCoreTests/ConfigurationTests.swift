@@ -1,3 +1,4 @@
+import Foundation
 import FunnelCore
 import Testing
 
@@ -84,6 +85,75 @@ struct ConfigurationTests {
         #expect(typo?.key == "regular_user.open")
         #expect(typo?.message.contains("unknown key") == true)
         #expect(error("[funel]\nwindow_days = 3")?.key == "funel")
+    }
+
+    @Test("a control character TOML forbids in a string is refused with the line and the key; a tab is kept")
+    func controlCharactersInStrings() throws {
+        let forbidden = (0x00...0x1F).filter { $0 != 0x09 && $0 != 0x0A } + [0x7F]
+        for code in forbidden {
+            let character = String(UnicodeScalar(UInt8(code)))
+            let text = "time_zone = \"UTC\"\n[[funnels]]\nname = \"sign\(character)up\"\nsteps = [\"install\", \"open\"]\n"
+            let refused = error(text)
+            #expect(refused?.line == 3 && refused?.key == "funnels[0].name", "U+\(code): \(String(describing: refused))")
+            #expect(refused?.message.contains(String(format: "U+%04X", code)) == true, "U+\(code): \(String(describing: refused))")
+            let inList = error("[[funnels]]\nname = \"x\"\nsteps = [\"install\",\n  \"signup where plan = a\(character)b\"]\n")
+            #expect(inList?.line == 3 && inList?.key == "funnels[0].steps", "U+\(code): \(String(describing: inList?.description))")
+            #expect(error("[[retention]]\nname = \"r\"\nstart = \"a\(character)\"\n")?.key == "retention[0].start")
+            #expect(error("[funnel]\nonboarding_step = \"a\(character)\"\n")?.key == "funnel.onboarding_step")
+        }
+        let tab = try FunnelConfiguration(toml: "[funnel]\nonboarding_step = \"a\tb\"\n")
+        #expect(tab.onboardingStep == "a\tb")
+        // The file's name comes with it, and the exit code of configuration errors (2) with that.
+        let directory = FileManager.default.temporaryDirectory.appending(path: "funnel-config-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appending(path: "funnel.toml").path
+        try Data("[[funnels]]\nname = \"a\u{0}b\"\nsteps = [\"install\", \"open\"]\n".utf8).write(to: URL(fileURLWithPath: path))
+        #expect(throws: ConfigurationError.self) { try FunnelConfiguration.load(path: path) }
+        do {
+            _ = try FunnelConfiguration.load(path: path)
+        } catch {
+            #expect(error.description.hasPrefix("\(path):2: funnels[0].name: a string holds the control character U+0000"))
+        }
+        #expect(throws: ConfigurationErrors.self) { try FunnelConfiguration.loadReportingAll(path: path) }
+    }
+
+    @Test("funnel and retention names: at most 128 bytes and no control character, named with the line")
+    func nameLimits() throws {
+        func funnel(_ name: String) -> String { "[[funnels]]\nname = \"\(name)\"\nsteps = [\"install\", \"open\"]\n" }
+        func retention(_ name: String) -> String { "[[retention]]\nname = \"\(name)\"\n" }
+        let longest = String(repeating: "é", count: 64)
+        #expect(try FunnelConfiguration(toml: funnel(longest)).funnels.first?.name == longest)
+        #expect(try FunnelConfiguration(toml: retention(longest)).retentions.first?.name == longest)
+        for (text, key) in [(funnel(longest + "x"), "funnels[0].name"), (retention(longest + "x"), "retention[0].name"),
+                            (funnel(String(repeating: "n", count: 1_000_000)), "funnels[0].name")] {
+            let refused = error(text)
+            #expect(refused?.key == key && refused?.line == 2, "\(String(describing: refused))")
+            #expect(refused?.message.hasPrefix("a name has at most 128 bytes (UTF-8), got ") == true, "\(String(describing: refused))")
+        }
+        let control = error(funnel("a\u{85}b"))
+        #expect(control?.key == "funnels[0].name" && control?.message == "a name has no control character, got U+0085 in it")
+        #expect(error(retention("a\tb"))?.message == "a name has no control character, got U+0009 in it")
+    }
+
+    @Test("steps and exclusions past their limits, and numbers that are not decimal, are refused naming the key and the line")
+    func funnelLimits() throws {
+        func funnel(steps: Int, exclusions: [String]) -> String {
+            let list = (1...steps).map { "\"s\($0)\"" }.joined(separator: ", ")
+            return "[[funnels]]\nname = \"f\"\nsteps = [\(list)]\nexclude = [\(exclusions.map { "\"\($0)\"" }.joined(separator: ", "))]\n"
+        }
+        let hundred = (0..<100).map { "x where n = \($0)" }
+        #expect(try FunnelConfiguration(toml: funnel(steps: 30, exclusions: hundred)).funnels.first?.spec.exclusions.count == 100)
+        let steps = error(funnel(steps: 31, exclusions: []))
+        #expect(steps?.key == "funnels[0].steps" && steps?.line == 3 && steps?.message == "a funnel has at most 30 steps, got 31")
+        let exclusions = error(funnel(steps: 2, exclusions: hundred + ["y"]))
+        #expect(exclusions?.key == "funnels[0].exclude" && exclusions?.line == 4
+                && exclusions?.message == "a funnel has at most 100 exclusions, got 101")
+        let hex = error(funnel(steps: 2, exclusions: ["x where n > 0x10"]))
+        #expect(hex?.key == "funnels[0].exclude" && hex?.line == 4)
+        #expect(hex?.message.contains("expected a decimal number such as 10, -2.5 or 1e3 after '>' or '<', not '0x10'") == true)
+        let start = error("[[retention]]\nname = \"r\"\nstart = \"purchase where revenue < 1_000\"\n")
+        #expect(start?.key == "retention[0].start" && start?.line == 3 && start?.message.contains("not '1_000'") == true)
     }
 
     @Test("syntax errors give the line")

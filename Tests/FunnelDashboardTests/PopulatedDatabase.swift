@@ -59,6 +59,19 @@ enum PopulatedDatabase {
     }
 }
 
+extension PopulatedDatabase {
+    /// The dash_* views with a user_id column (one row per user): funnel_dashboard_users reads
+    /// them, funnel_dashboard does not.
+    static func perUserViews(_ connection: PostgresConnection) throws -> [String] {
+        try connection.query("""
+            select c.relname from pg_class c
+            where c.relnamespace = current_schema()::regnamespace and c.relkind = 'v' and c.relname like 'dash\\_%'
+              and exists (select from pg_attribute a where a.attrelid = c.oid and a.attname = 'user_id' and not a.attisdropped)
+            order by c.relname
+            """).map { try $0.decode(String.self, at: 0) }
+    }
+}
+
 /// Runs a statement and expects PostgreSQL to refuse it for lack of privilege (SQLSTATE 42501).
 func expectRefused(_ connection: PostgresConnection, _ sql: String, sourceLocation: SourceLocation = #_sourceLocation) {
     do {

@@ -1,3 +1,4 @@
+import Foundation
 import FunnelCompute
 import PostgresClient
 import TestSupport
@@ -8,10 +9,11 @@ struct RolePermissionTests {
     static let expectedViews = ["dash_acquisition", "dash_funnel", "dash_kfactor", "dash_ltv_cpi", "dash_networks",
                                 "dash_retention", "dash_retention_summary", "dash_custom_retention", "dash_custom_retention_triangle"]
 
-    @Test("funnel_dashboard reads every dash view")
+    @Test("funnel_dashboard reads every dash view but the per-user ones")
     func readsEveryDashView() throws {
         let connection = try PopulatedDatabase.settings.connect()
-        let views = try PopulatedDatabase.dashViews(connection)
+        let perUser = Set(try PopulatedDatabase.perUserViews(connection))
+        let views = try PopulatedDatabase.dashViews(connection).filter { !perUser.contains($0) }
         #expect(Set(Self.expectedViews).isSubset(of: Set(views)))
         try connection.execute("set role funnel_dashboard")
         for view in views {
@@ -64,6 +66,71 @@ struct RolePermissionTests {
         }
         expectRefused(connection, "select ensure_month_partitions('raw_installs', '2030-01-01', '2030-02-01')")
     }
+
+    @Test("per-user dash views (dash_user_value) are refused to funnel_dashboard and read by funnel_dashboard_users only")
+    func perUserViewsNeedTheirOwnRole() throws {
+        let connection = try PopulatedDatabase.settings.connect()
+        let perUser = try PopulatedDatabase.perUserViews(connection)
+        #expect(perUser.contains("dash_user_value"))
+        #expect(try connection.query("select count(*)::bigint from dash_user_value").scalar(Int64.self) > 0)
+        try connection.execute("set role funnel_dashboard")
+        for view in perUser {
+            expectRefused(connection, "select 1 from \(try connection.quoteIdentifier(view)) limit 1")
+        }
+        try connection.execute("reset role")
+        #expect(try connection.query("select rolcanlogin from pg_roles where rolname = 'funnel_dashboard_users'").scalar(Bool.self) == false)
+        let aggregates = try PopulatedDatabase.dashViews(connection).filter { !perUser.contains($0) }
+        try connection.execute("set role funnel_dashboard_users")
+        for view in perUser {
+            let rows = try connection.query("select count(*)::bigint from \(try connection.quoteIdentifier(view))").scalar(Int64.self)
+            #expect(rows > 0, "\(view) has \(rows) rows")
+        }
+        for view in aggregates + ["fct_user_value", "raw_purchases"] {
+            expectRefused(connection, "select 1 from \(try connection.quoteIdentifier(view)) limit 1")
+        }
+        expectRefused(connection, "create view funnel.dash_mine as select 1 as one")
+    }
+
+    @Test("a database migrated when funnel_dashboard read dash_user_value loses that grant on the next migrate")
+    func grantRevokedOnUpgrade() throws {
+        let settings = try TestCluster.freshDatabase(migrated: true)
+        let connection = try settings.connect()
+        try connection.execute("grant select on funnel.dash_user_value to funnel_dashboard")
+        try connection.execute("delete from funnel.schema_migrations where version = 145")
+        try Migrator().migrate(connection)
+        try connection.execute("set role funnel_dashboard")
+        expectRefused(connection, "select 1 from funnel.dash_user_value limit 1")
+        try connection.execute("reset role; set role funnel_dashboard_users")
+        #expect(try connection.query("select count(*)::bigint from funnel.dash_user_value").scalar(Int64.self) == 0)
+    }
+
+    @Test("dashboards/README.md lists every dash view, each under the role that reads it")
+    func readmeListsEveryView() throws {
+        let connection = try PopulatedDatabase.settings.connect()
+        let perUser = Set(try PopulatedDatabase.perUserViews(connection))
+        let all = Set(try PopulatedDatabase.dashViews(connection))
+        let readme = try String(contentsOf: Self.repository.appending(path: "dashboards/README.md"), encoding: .utf8)
+        // The rows of the README's tables of views, by the section they are in.
+        var listed: [String: Set<String>] = [:]
+        var section = ""
+        for line in readme.split(separator: "\n") {
+            if line.hasPrefix("#") { section = String(line) }
+            guard line.hasPrefix("| `dash_") else { continue }
+            let name = line.dropFirst(3).prefix { $0 != "`" }
+            listed[section, default: []].insert(String(name))
+        }
+        let aggregateSection = listed.keys.first { $0.lowercased().contains("aggregate") } ?? "(no section on aggregate views)"
+        let perUserSection = listed.keys.first { $0.lowercased().contains("per-user") } ?? "(no section on per-user views)"
+        #expect(listed[aggregateSection, default: []] == all.subtracting(perUser),
+                "\(aggregateSection): missing \(all.subtracting(perUser).subtracting(listed[aggregateSection, default: []]).sorted()), extra \(listed[aggregateSection, default: []].subtracting(all.subtracting(perUser)).sorted())")
+        #expect(listed[perUserSection, default: []] == perUser,
+                "\(perUserSection): missing \(perUser.subtracting(listed[perUserSection, default: []]).sorted())")
+        #expect(listed.count == 2, "the views are listed in two sections, got \(listed.keys.sorted())")
+        #expect(readme.contains("grant funnel_dashboard_users to"))
+    }
+
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     @Test("funnel_dashboard cannot write through a dash view")
     func cannotWrite() throws {

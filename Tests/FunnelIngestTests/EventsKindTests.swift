@@ -70,6 +70,49 @@ struct EventsKindTests {
         #expect(csv.rejects.map(\.reason) == ["properties: not a JSON object: expected a value at character 8"])
     }
 
+    /// Properties nested `levels` deep: `{"a":{"a":...1...}}` with `levels` objects.
+    static func nested(_ levels: Int) -> String {
+        String(repeating: "{\"a\":", count: levels) + "1" + String(repeating: "}", count: levels)
+    }
+
+    @Test("the nesting limit counts the properties object's own levels, the same in NDJSON and CSV: 64 load, 65 are rejected")
+    func nestingLimitSameInBothFormats() throws {
+        let scratch = try Scratch()
+        let ndjson = try readAll(try scratch.file("events.ndjson", [64, 65].enumerated().map { row, levels in
+            #"{"event_id":"\#(row)","app_id":"a","user_id":"u","event":"x","occurred_at":"2024-05-01T10:00:00Z","properties":\#(Self.nested(levels))}"#
+        }.joined(separator: "\n") + "\n"))
+        let csvField = { (levels: Int) in "\"" + Self.nested(levels).replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+        let csv = try readAll(try scratch.file("events.csv", "event_id,app_id,user_id,event,occurred_at,properties\n"
+            + "0,a,u,x,2024-05-01T10:00:00Z,\(csvField(64))\n" + "1,a,u,x,2024-05-01T10:00:00Z,\(csvField(65))\n"))
+        for (format, result) in [("NDJSON", ndjson), ("CSV", csv)] {
+            #expect(result.lines[.events]?.count == 1, "\(format)")
+            #expect(result.value(.events, "event_id") == "0", "\(format)")
+            #expect(result.value(.events, "properties") == Self.nested(64), "\(format)")
+            #expect(result.rejects.count == 1, "\(format)")
+            #expect(result.rejects.first?.reason.contains("at most 64 levels of nesting") == true,
+                    "\(format): \(result.rejects.map(\.reason))")
+        }
+    }
+
+    @Test("CSV properties may span lines inside their quoted field: line breaks between JSON tokens load, one inside a JSON string rejects its first line")
+    func propertiesSpanningLines() throws {
+        let scratch = try Scratch()
+        let csv = try readAll(try scratch.file("events.csv", "event_id,app_id,user_id,event,occurred_at,properties\n"
+            + "1,a,u,x,2024-05-01T10:00:00Z,\"{\n  \"\"method\"\": \"\"email\"\",\r\n  \"\"step\"\": 2\n}\"\n"
+            + "2,a,u,x,2024-05-01T10:00:00Z,\"{\"\"note\"\": \"\"two\nlines\"\"}\"\n"
+            + "3,a,u,x,2024-05-01T10:00:00Z,\n"))
+        #expect(csv.lines[.events]?.count == 2)
+        #expect(csv.columns(.events, row: 0)[0] == "1")
+        #expect(csv.value(.events, "properties", row: 0) == "{\\n  \"method\": \"email\",\\r\\n  \"step\": 2\\n}")
+        // Record 2 is not valid whole (a raw line break in a JSON string): its first line is
+        // rejected, and its second line is read as a record of its own.
+        #expect(csv.rejects.map(\.line) == [6, 7])
+        #expect(csv.rejects.first?.reason.hasPrefix("properties: quoted field not closed on this line") == true,
+                "\(csv.rejects.map(\.reason))")
+        #expect(csv.columns(.events, row: 1)[0] == "3")
+        #expect(csv.accountsForEveryLine)
+    }
+
     @Test("events load exactly once, properties are queryable, and every kind reads as events")
     func loading() throws {
         let db = try LoaderFixture()

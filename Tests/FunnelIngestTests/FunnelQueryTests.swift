@@ -291,6 +291,85 @@ struct FunnelQueryTests {
         }
     }
 
+    /// Users of the matcher-limit tests: v1 a, x, b (x is the 64th matcher), v3 a, y, b (y the
+    /// 65th), v2 a then b and c at one instant (a tie), v4 s1 to s30 a minute apart.
+    static func manyMatchers() throws -> LoaderFixture {
+        let db = try LoaderFixture()
+        var id = 0
+        func event(_ user: String, _ name: String, _ minute: Int, _ n: Int = 1) -> String {
+            id += 1
+            let time = String(format: "2024-05-01T%02d:%02d:00Z", 10 + minute / 60, minute % 60)
+            return #"{"event_id":"\#(id)","app_id":"a","user_id":"\#(user)","event":"\#(name)","occurred_at":"\#(time)","properties":{"n":\#(n)}}"#
+        }
+        let lines = [event("v1", "a", 0), event("v1", "x", 5), event("v1", "b", 10),
+                     event("v3", "a", 0), event("v3", "y", 5), event("v3", "b", 10),
+                     event("v2", "a", 0), event("v2", "b", 10), event("v2", "c", 10, 99)]
+            + (1...30).map { event("v4", "s\($0)", $0) }
+        let reports = try db.ingest([try db.file("events.ndjson", lines.joined(separator: "\n") + "\n")])
+        #expect(reports.allSatisfy { $0.status == .loaded })
+        return db
+    }
+
+    @Test("more than 63 matchers answer: the 64th and 65th exclusions void their attempts, ties included")
+    func beyondSixtyThreeMatchers() throws {
+        let db = try Self.manyMatchers()
+        // Steps are matchers 1 and 2; 61 exclusions that match nothing; then x (64th), y (65th).
+        let exclusions = (0..<61).map { "c where n = \($0)" } + ["x", "y"]
+        let spec = try Self.spec(["a", "b"], window: "1h", exclusions: exclusions)
+        #expect(spec.problem() == nil)
+        #expect(try Self.counts(db, spec) == [1, 1])
+        let users = try FunnelQueryRunner(connection: db.connection).run(spec, scope: FunnelQueryScope(app: "a")).users
+        #expect(Set(users.map(\.user)) == ["v1", "v2", "v3"])
+        #expect(users.filter { $0.result.furthestStep == 0 }.map(\.user).sorted() == ["v1", "v3"])
+        #expect(try Self.counts(db, try Self.spec(["a", "b"], window: "1h", exclusions: Array(exclusions.prefix(62)))) == [2, 2])
+        // The command line answers too (it died of an arithmetic overflow at the 64th matcher).
+        let run = try db.run(["query", "funnel", "--app", "a", "--step", "a", "--step", "b", "--window", "1h", "--format", "csv"]
+            + exclusions.flatMap { ["--exclude", $0] })
+        #expect(run.status == 0, "\(run.stderr)")
+    }
+
+    @Test("30 steps and 4 exclusions with first-time step math (64 matchers) answer")
+    func thirtyStepsFirstTime() throws {
+        let db = try Self.manyMatchers()
+        let steps = (1...30).map { "s\($0)" }
+        let exclusions = ["x where n = 500", "x where n = 501", "y where n = 502", "y where n = 503"]
+        for math in [StepMath.firstTime, .firstTimeWithFilters, .total] {
+            let spec = try Self.spec(steps, window: "1d", exclusions: exclusions, stepMath: math)
+            #expect(try Self.counts(db, spec) == [Int](repeating: 1, count: 30), "\(math)")
+        }
+        let spec = try Self.spec(steps.reversed(), window: "1d", exclusions: exclusions, stepMath: .firstTime)
+        #expect(try Self.counts(db, spec) == [1] + [Int](repeating: 0, count: 29))
+    }
+
+    @Test("more than 100 exclusions or 30 steps, and a number that is not decimal, are usage errors naming the limit or the value")
+    func limitsOnTheCommandLine() throws {
+        let db = try Self.manyMatchers()
+        let exclusions = (0..<101).flatMap { ["--exclude", "c where n = \($0)"] }
+        let tooMany = try db.run(["query", "funnel", "--app", "a", "--step", "a", "--step", "b"] + exclusions)
+        #expect(tooMany.status == 2)
+        #expect(tooMany.stderr.contains("a funnel has at most 100 exclusions, got 101"), "\(tooMany.stderr)")
+        let steps = try db.run(["query", "funnel", "--app", "a"] + (1...31).flatMap { ["--step", "s\(min($0, 30))"] })
+        #expect(steps.status == 2)
+        #expect(steps.stderr.contains("a funnel has at most 30 steps, got 31"), "\(steps.stderr)")
+        for command in ["funnel", "retention"] {
+            let flag = command == "funnel" ? "--step" : "--start"
+            let rest = command == "funnel" ? ["--step", "b"] : []
+            let hex = try db.run(["query", command, "--app", "a", flag, "a where n > 0x10"] + rest)
+            #expect(hex.status == 2, "\(command): \(hex.stderr)")
+            #expect(hex.stderr.contains("\"a where n > 0x10\": expected a decimal number such as 10, -2.5 or 1e3 after '>' or '<', not '0x10'"),
+                    "\(command): \(hex.stderr)")
+            #expect(!hex.stderr.contains("22P02"))
+        }
+        for literal in ["10", "-2.5", "+3", ".5", "1.", "1e3", "2E-4", "1e1000"] {
+            #expect(FunnelSyntax.isDecimalNumber(literal), "\(literal)")
+            // Whatever the syntax takes, PostgreSQL's numeric reads.
+            #expect(try db.connection.query("select $1::numeric is not null", [literal]).scalar(Bool.self), "\(literal)")
+        }
+        for literal in ["0x10", "0b1", "0o7", "1_000", "inf", "NaN", "Infinity", "", "-", ".", "e3", "1e", "1e+", " 1", "1 ", "1e1001", "1e00001001", "--1", "1.2.3"] {
+            #expect(!FunnelSyntax.isDecimalNumber(literal), "\(literal)")
+        }
+    }
+
     @Test("the command line answers the issue's example in text, CSV and JSON")
     func commandLine() throws {
         let db = try Self.loaded()

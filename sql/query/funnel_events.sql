@@ -3,7 +3,9 @@
 -- groups the rows by user and orders each user's events by time itself; only the few users whose
 -- events at one instant differ are read again in order (funnel_tied_users.sql).
 -- A template: the query runner fills the matches placeholder (a bit per matcher: the event name
--- and every property filter of that matcher, as parameter placeholders only), the breakdown
+-- and every property filter of that matcher, as parameter placeholders only; 63 bits to a bigint)
+-- and the more_matches placeholder (empty, or the further bigint columns matches_2, matches_3, ...
+-- of a funnel with more than 63 matchers, each after a comma), the breakdown
 -- placeholder (the breakdown value's expression, or null), the names placeholder (the event-name
 -- condition; empty for a strict funnel, which reads every event of the user), the people
 -- placeholder (funnel_people_join.sql, only for a breakdown by a person property) and the scope
@@ -22,7 +24,7 @@ select e.app_id,
        e.occurred_at,
        {{matches}} as matches,
        {{breakdown}} as breakdown,
-       {{interval}} as interval_start
+       {{interval}} as interval_start{{more_matches}}
 from analysis_events e
 {{people}}
 {{scope}}

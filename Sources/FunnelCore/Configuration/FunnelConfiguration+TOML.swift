@@ -187,6 +187,22 @@ private struct TableReader {
         return text
     }
 
+    /// The most bytes (UTF-8) of a funnel or retention name, as of an identifier in the inputs.
+    static let maxNameBytes = 128
+
+    /// A name that identifies a funnel or a retention in the computed tables: non-empty, at most
+    /// 128 bytes, no control character (C0, DEL, C1).
+    mutating func name(_ key: String) throws(ConfigurationError) -> String? {
+        guard let text = try nonEmptyString(key) else { return nil }
+        guard text.utf8.count <= Self.maxNameBytes else {
+            throw error(key, "a name has at most \(Self.maxNameBytes) bytes (UTF-8), got \(text.utf8.count)")
+        }
+        if let control = text.unicodeScalars.first(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
+            throw error(key, "a name has no control character, got \(String(format: "U+%04X", control.value)) in it")
+        }
+        return text
+    }
+
     mutating func nonEmptyString(_ key: String) throws(ConfigurationError) -> String? {
         guard let text = try string(key) else { return nil }
         guard !text.trimmingWhitespace().isEmpty else { throw error(key, "expected a non-empty name") }
@@ -269,12 +285,15 @@ private struct TableReader {
     }
 
     mutating func funnel(index: Int) throws(ConfigurationError) -> FunnelDefinition {
-        guard let name = try nonEmptyString("name") else {
+        guard let name = try name("name") else {
             throw ConfigurationError(line: table.line, key: dotted("name"), message: "every [[funnels]] entry needs a name")
         }
         guard let stepTexts = try stringList("steps"), stepTexts.count >= 2 else {
             throw error("steps", "expected at least two steps, each an event name with optional filters "
                 + "(install, app_open, purchase, invite_sent, an onboarding step, a custom event: \"signup where method = email\")")
+        }
+        guard stepTexts.count <= EventFunnelSpec.maxSteps else {
+            throw error("steps", "a funnel has at most \(EventFunnelSpec.maxSteps) steps, got \(stepTexts.count)")
         }
         var steps: [EventMatcher] = []
         for text in stepTexts {
@@ -302,7 +321,11 @@ private struct TableReader {
             }
         }
         var exclusions: [FunnelExclusion] = []
-        for text in try stringList("exclude") ?? [] {
+        let exclusionTexts = try stringList("exclude") ?? []
+        guard exclusionTexts.count <= EventFunnelSpec.maxExclusions else {
+            throw error("exclude", "a funnel has at most \(EventFunnelSpec.maxExclusions) exclusions, got \(exclusionTexts.count)")
+        }
+        for text in exclusionTexts {
             do {
                 var exclusion = try FunnelSyntax.exclusion(text, stepCount: steps.count)
                 exclusion.matcher.events = exclusion.matcher.events.map(FunnelDefinition.eventName)
@@ -354,7 +377,7 @@ private struct TableReader {
     }
 
     mutating func retention() throws(ConfigurationError) -> RetentionDefinition {
-        guard let name = try nonEmptyString("name") else {
+        guard let name = try name("name") else {
             throw ConfigurationError(line: table.line, key: dotted("name"), message: "every [[retention]] entry needs a name")
         }
         func matcher(_ key: String, _ fallback: String) throws(ConfigurationError) -> EventMatcher {

@@ -28,6 +28,14 @@ public struct TOMLTable: Sendable, Equatable {
     public var keyOrder: [String] = []
     /// An entry of a `[[name]]` array of tables (not a `[name]` table).
     public var isArrayEntry = false
+    /// Which entry of its `[[name]]` array, 0-based.
+    public var entry = 0
+
+    /// A key of this table in the dotted form errors name (`funnels[2].name`, `ltv.horizons`).
+    func dotted(_ key: String) -> String {
+        if name.isEmpty { return key }
+        return isArrayEntry ? "\(name)[\(entry)].\(key)" : "\(name).\(key)"
+    }
 }
 
 /// A parser for the small TOML subset funnel.toml needs: `[table]` and `[[array-of-tables]]`
@@ -42,6 +50,7 @@ public struct TOMLSubset: Sendable {
         var current = TOMLTable(name: "", line: 0)
         var seenTables: Set<String> = [""]
         var pending: (key: String, text: String, line: Int)?
+        var entries: [String: Int] = [:]
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         for (offset, rawLine) in lines.enumerated() {
             let lineNumber = offset + 1
@@ -49,7 +58,7 @@ public struct TOMLSubset: Sendable {
             if var open = pending {
                 open.text += " " + line
                 if Self.bracketsBalanced(open.text) {
-                    current.set(open.key, try Self.value(open.text, line: open.line), line: open.line)
+                    current.set(open.key, try Self.value(open.text, line: open.line, key: current.dotted(open.key)), line: open.line)
                     pending = nil
                 } else {
                     pending = open
@@ -64,6 +73,8 @@ public struct TOMLSubset: Sendable {
                 tables.append(current)
                 current = TOMLTable(name: name, line: lineNumber)
                 current.isArrayEntry = true
+                current.entry = entries[name, default: 0]
+                entries[name] = current.entry + 1
                 continue
             }
             if line.hasPrefix("[") {
@@ -90,7 +101,7 @@ public struct TOMLSubset: Sendable {
                 pending = (key, valueText, lineNumber)
                 continue
             }
-            current.set(key, try Self.value(valueText, line: lineNumber), line: lineNumber)
+            current.set(key, try Self.value(valueText, line: lineNumber, key: current.dotted(key)), line: lineNumber)
         }
         if let open = pending { throw .syntax(line: open.line, "the array of \(open.key) is never closed") }
         tables.append(current)
@@ -145,8 +156,9 @@ public struct TOMLSubset: Sendable {
         return depth <= 0
     }
 
-    static func value(_ text: String, line: Int) throws(ConfigurationError) -> TOMLValue {
-        var scanner = ValueScanner(text: Array(text), line: line)
+    /// The value `text` of `key` (dotted, for errors) on `line`.
+    static func value(_ text: String, line: Int, key: String? = nil) throws(ConfigurationError) -> TOMLValue {
+        var scanner = ValueScanner(text: Array(text), line: line, key: key)
         let value = try scanner.parseValue()
         scanner.skipWhitespace()
         guard scanner.atEnd else { throw .syntax(line: line, "unexpected text after the value: \(text)") }
@@ -157,6 +169,8 @@ public struct TOMLSubset: Sendable {
 private struct ValueScanner {
     let text: [Character]
     let line: Int
+    /// The key whose value this is (dotted), named by errors inside strings.
+    let key: String?
     var index = 0
 
     var atEnd: Bool { index >= text.count }
@@ -193,11 +207,22 @@ private struct ValueScanner {
                 case "\\": result.append("\\")
                 default: throw .syntax(line: line, "unsupported escape \\\(escaped) in a string")
                 }
+            } else if let control = character.unicodeScalars.first(where: Self.isForbiddenControl) {
+                let code = "U+" + String(repeating: "0", count: 4 - String(control.value, radix: 16).count)
+                    + String(control.value, radix: 16, uppercase: true)
+                throw ConfigurationError(line: line, key: key, message: "a string holds the control character \(code), which "
+                    + "TOML does not allow in a string; remove it (a tab is allowed, and \\n or \\t write a line break or a tab)")
             } else {
                 result.append(character)
             }
         }
         throw .syntax(line: line, "a string is not closed with \"")
+    }
+
+    /// The characters TOML forbids in a basic string as they are: U+0000 to U+001F but the tab,
+    /// and DEL (U+007F).
+    static func isForbiddenControl(_ scalar: Unicode.Scalar) -> Bool {
+        (scalar.value < 0x20 && scalar.value != 0x09) || scalar.value == 0x7F
     }
 
     mutating func parseArray() throws(ConfigurationError) -> TOMLValue {

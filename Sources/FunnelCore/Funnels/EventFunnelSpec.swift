@@ -25,10 +25,18 @@ public struct EventFunnelSpec: Sendable, Equatable {
     /// indexes of the matchers they satisfy.
     public var matchers: [EventMatcher] { steps + exclusions.map(\.matcher) }
 
+    /// The most steps a funnel may have.
+    public static let maxSteps = 30
+    /// The most exclusions a funnel may have.
+    public static let maxExclusions = 100
+
     /// Why the definition cannot run, naming the offending part, or nil.
     public func problem() -> String? {
         if steps.count < 2 { return "a funnel needs at least 2 steps (--step), got \(steps.count)" }
-        if steps.count > 30 { return "a funnel has at most 30 steps, got \(steps.count)" }
+        if steps.count > Self.maxSteps { return "a funnel has at most \(Self.maxSteps) steps, got \(steps.count)" }
+        if exclusions.count > Self.maxExclusions {
+            return "a funnel has at most \(Self.maxExclusions) exclusions, got \(exclusions.count)"
+        }
         if windowMicros <= 0 { return "--window must be longer than 0" }
         for (index, exclusion) in exclusions.enumerated() {
             if exclusion.fromStep < 1 || exclusion.toStep > steps.count || exclusion.fromStep >= exclusion.toStep {

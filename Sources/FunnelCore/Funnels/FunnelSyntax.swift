@@ -68,6 +68,37 @@ public enum FunnelSyntax {
         return count * seconds * 1_000_000
     }
 
+    /// Whether `text` is a decimal number literal, as `>` and `<` compare with: an optional sign,
+    /// digits with an optional fraction (or a fraction alone, `.5`), an optional exponent (`1e3`,
+    /// at most 1000).
+    /// Hexadecimal, `inf`, `nan`, spaces and digit separators are not numbers here.
+    public static func isDecimalNumber(_ text: String) -> Bool {
+        var bytes = Array(text.utf8)[...]
+        func digits() -> Int {
+            let count = bytes.prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }.count
+            bytes = bytes.dropFirst(count)
+            return count
+        }
+        if let sign = bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+        var mantissa = digits()
+        if bytes.first == UInt8(ascii: ".") {
+            bytes = bytes.dropFirst()
+            mantissa += digits()
+        }
+        guard mantissa > 0 else { return false }
+        if let e = bytes.first, e == UInt8(ascii: "e") || e == UInt8(ascii: "E") {
+            bytes = bytes.dropFirst()
+            if let sign = bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+            let exponent = bytes
+            let count = digits()
+            // PostgreSQL's numeric overflows far beyond an exponent of 1000.
+            let significant = exponent.prefix(count).drop { $0 == UInt8(ascii: "0") }
+            guard count > 0, significant.count <= 4,
+                  Int(String(decoding: significant, as: UTF8.self)) ?? 0 <= 1000 else { return false }
+        }
+        return bytes.isEmpty
+    }
+
     /// Tokens of funnel text: words (bare or quoted) and symbols.
     struct Reader {
         enum Token: Equatable {
@@ -169,7 +200,9 @@ public enum FunnelSyntax {
 
         mutating func number() throws(Failure) -> String {
             let word = try value("a number")
-            guard Double(word)?.isFinite == true else { throw failure("expected a number, not '\(word)'") }
+            guard FunnelSyntax.isDecimalNumber(word) else {
+                throw failure("expected a decimal number such as 10, -2.5 or 1e3 after '>' or '<', not '\(word)'")
+            }
             return word
         }
 

@@ -61,7 +61,7 @@ struct JSONObjectParser {
                 value.tag = .string
             case 0x7b, 0x5b:
                 let nestedStart = i
-                if let problem = JSONText.skipValue(line, &i, depth: 1) {
+                if let problem = JSONText.skipValue(line, &i, depth: 0) {
                     return .syntax(offset: problem.offset, expected: problem.expected)
                 }
                 store.append(contentsOf: UnsafeBufferPointer(rebasing: line[nestedStart..<i]))

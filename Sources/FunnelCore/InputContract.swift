@@ -64,8 +64,10 @@ public enum InputContract {
         ]
         let width = EventKind.allCases.map(\.name.count).max() ?? 0
         for kind in EventKind.allCases {
-            let required = (kind.fields.filter(\.isRequired).map(\.name)
-                + (kind.namesPeople ? ["\(EventKind.userField) or device_id"] : [])).joined(separator: ", ")
+            let required = kind.fields.compactMap { field -> String? in
+                if kind.namesPeople && field.name == EventKind.userField { return "\(field.name) or device_id" }
+                return field.isRequired ? field.name : nil
+            }.joined(separator: ", ")
             lines.append("  " + kind.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + summary(kind))
             lines.append("  " + String(repeating: " ", count: width) + "  required: " + required)
         }

@@ -128,6 +128,26 @@ struct DeviceIdentityTests {
         }
     }
 
+    @Test("a device's invite: once the device is tied, its invitee's inviter is the user")
+    func deviceInviter() throws {
+        let l = try Loaded(configuration: FunnelConfiguration())
+        let f = l.fixture
+        try l.load("installs", Self.installs, [
+            "i1,app,,2024-03-01T10:00:00Z,adnova,ios,US,c1,,,dev9",
+            "i2,app,u2,2024-03-10T10:00:00Z,organic,ios,US,,,inv1,",
+        ])
+        try l.load("invites", "event_id,app_id,user_id,invite_id,sent_at,device_id", ["v1,app,,inv1,2024-03-01T12:00:00Z,dev9"])
+        try l.load("opens", Self.opens, ["o1,app,u2,2024-03-10T11:00:00Z,"])
+        try l.computeMatchesFull("a device's invite")
+        #expect(try f.snapshot("(select user_id, inviter_user_id, inviter_cohort_date from int_user_facts where inviter_user_id is not null)")
+            == ["(u2,device:dev9,2024-03-01)"])
+        try l.load("opens", Self.opens, ["o2,app,u1,2024-03-02T10:00:00Z,dev9"])
+        try l.computeMatchesFull("the inviting device tied to its user")
+        #expect(try f.snapshot("(select user_id, inviter_user_id, inviter_cohort_date from int_user_facts where inviter_user_id is not null)")
+            == ["(u2,u1,2024-03-01)"])
+        #expect(try f.snapshot("(select user_id from raw_invites)") == ["(u1)"])
+    }
+
     @Test("a second tie of a linked device keeps the first; the row keeps its own user id")
     func firstTieWins() throws {
         let l = try Loaded(configuration: FunnelConfiguration())

@@ -231,6 +231,29 @@ struct BulkMergeTests {
         #expect(try db.rows("select event_id from raw_opens_keys order by 1") == [["o1"], ["o2"], ["o3"], ["o4"], ["o5"]])
     }
 
+    @Test("workers loading a device's rows and its tie at once: no stored row is left with a tied device's person id")
+    func deviceRowsAndTiesInParallel() throws {
+        let db = try LoaderFixture()
+        var paths: [String] = []
+        // Each device's rows in one file and its tie in another, the files mixed so that the
+        // workers merge them at once in either order.
+        for device in 0..<8 {
+            var rows = ["event_id,app_id,user_id,opened_at,device_id"]
+            for event in 0..<50 { rows.append("d\(device)-\(event),app,,2024-05-03T10:\(String(format: "%02d", event)):00Z,D\(device)") }
+            paths.append(try db.file("opens-device-\(device).csv", rows.joined(separator: "\n") + "\n"))
+            paths.append(try db.file("opens-tie-\(device).csv", """
+                event_id,app_id,user_id,opened_at,device_id
+                t\(device),app,u\(device),2024-05-04T10:00:00Z,D\(device)
+
+                """))
+        }
+        _ = try ingest(db, paths.enumerated().sorted { ($0.offset % 4, $0.offset) < ($1.offset % 4, $1.offset) }.map(\.element),
+                       path: .daily, workers: 4)
+        #expect(try db.count("select count(*) from identity_links") == 8)
+        #expect(try db.count("select count(*) from raw_opens where user_id like 'device:%'") == 0)
+        #expect(try db.count("select count(*) from raw_opens r join identity_links l on l.device_id = r.device_id and l.user_id = r.user_id") == 8 * 51)
+    }
+
     @Test("a new month's bounds check rejects rows outside the month and spares its attach the read that proves the bounds")
     func boundsCheckImpliesPartition() throws {
         let db = try LoaderFixture()

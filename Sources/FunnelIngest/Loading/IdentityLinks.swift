@@ -39,6 +39,9 @@ enum IdentityLinks {
         }.joined(separator: " union ")
         try connection.query(SQLCatalog.text("staging/identity_tied_devices.sql").replacingOccurrences(of: "{{device_rows}}", with: deviceRows),
                              [fileID])
+        // A few devices or many: the moves probe the raw tables' indexes by user only if the
+        // planner knows how many.
+        try connection.execute("analyze stage_identity_moves")
         let devices = try connection.query(SQLCatalog.text("staging/identity_moves_pending.sql")).scalar(Int.self)
         guard devices > 0 else { return 0 }
         try connection.execute(SQLCatalog.text("staging/identity_dirty.sql"))

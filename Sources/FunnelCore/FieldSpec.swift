@@ -58,8 +58,28 @@ public enum FieldValues {
 }
 
 extension EventKind {
-    /// The fields of this kind, in the column order of its raw table.
+    /// The fields of this kind, in the column order of its raw table: every kind that names a
+    /// person ends with `device_id` (migration 0135; docs/inputs.md, "Users, devices and
+    /// identity").
     public var fields: [FieldSpec] {
+        namesPeople ? ownFields + [Self.deviceField] : ownFields
+    }
+
+    /// Whether rows of this kind belong to a person, named by `user_id`, or by `device_id` alone:
+    /// a row needs at least one of the two (the validator rejects a row with neither).
+    public var namesPeople: Bool { ownFields.contains { $0.name == Self.userField } }
+
+    /// The field naming the app's own user.
+    public static let userField = "user_id"
+
+    /// The person id a row given a device id alone is stored under: this prefix and the device
+    /// id. A user id may not begin with it, so a device never takes a user's history.
+    public static let devicePersonPrefix = "device:"
+
+    private static let deviceField = FieldSpec("device_id", .identifier, required: false)
+
+    /// The fields of this kind before `device_id`.
+    private var ownFields: [FieldSpec] {
         switch self {
         case .installs:
             Self.eventHeader + [
@@ -144,7 +164,8 @@ extension EventKind {
     private static let eventHeader: [FieldSpec] = [
         FieldSpec("event_id", .identifier, required: true),
         FieldSpec("app_id", .identifier, required: true),
-        FieldSpec("user_id", .identifier, required: true),
+        // Required unless the row has a device_id (RowEncoder), so not marked required.
+        FieldSpec(userField, .identifier, required: false),
     ]
 
     private static let geometry: [FieldSpec] = [

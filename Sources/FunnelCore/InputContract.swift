@@ -39,6 +39,14 @@ public enum InputContract {
 
     /// What one field accepts: its type's description, or a field's own rule where it has one.
     static func describe(_ field: FieldSpec, of kind: EventKind) -> String {
+        if kind.namesPeople && field.name == EventKind.userField {
+            return "identifier: the app's user id; required unless device_id is given, and may not begin with \""
+                + EventKind.devicePersonPrefix + "\""
+        }
+        if kind.namesPeople && field.name == "device_id" {
+            return "identifier: a device id (IDFA, IDFV, GAID, appsflyer_id, adid, an anonymous id); a row with both ids "
+                + "ties the device to the user, a row with this alone counts for its device until then"
+        }
         if kind == .adSpend && field.name == "hour" {
             return "hour of the day, 0-23, in the reporting time zone like date; a day's hour rows add up to its "
                 + "spend, and replace a row without an hour for the same date, network, campaign and country"
@@ -56,7 +64,10 @@ public enum InputContract {
         ]
         let width = EventKind.allCases.map(\.name.count).max() ?? 0
         for kind in EventKind.allCases {
-            let required = kind.fields.filter(\.isRequired).map(\.name).joined(separator: ", ")
+            let required = kind.fields.compactMap { field -> String? in
+                if kind.namesPeople && field.name == EventKind.userField { return "\(field.name) or device_id" }
+                return field.isRequired ? field.name : nil
+            }.joined(separator: ", ")
             lines.append("  " + kind.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + summary(kind))
             lines.append("  " + String(repeating: " ", count: width) + "  required: " + required)
         }
@@ -72,7 +83,8 @@ public enum InputContract {
         let width = kind.fields.map(\.name.count).max() ?? 0
         for field in kind.fields {
             lines.append("  " + field.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
-                + (field.isRequired ? "required  " : "optional  ") + describe(field, of: kind))
+                + (field.isRequired || (kind.namesPeople && field.name == EventKind.userField) ? "required  " : "optional  ")
+                + describe(field, of: kind))
         }
         lines.append("")
         lines.append("CSV header: " + kind.fieldNames.joined(separator: ","))

@@ -62,8 +62,10 @@ final class RowWriter {
         self.main = main
         self.late = late
         self.messiness = messiness
-        columnCount = kind.fieldNames.count
-        jsonKeys = kind.fieldNames.enumerated().map { index, name in
+        // The generated people all have user ids: no device_id column.
+        let names = kind.fieldNames.filter { $0 != "device_id" }
+        columnCount = names.count
+        jsonKeys = names.enumerated().map { index, name in
             Array("\(index == 0 ? "" : ",")\"\(name)\":".utf8)
         }
         spans = .allocate(capacity: columnCount * 3)
@@ -73,7 +75,7 @@ final class RowWriter {
         state.initialize(to: State(styleRandom: SeededRandom(seed: seed, stream: stream),
                                    messRandom: SeededRandom(seed: seed, stream: stream &+ 100)))
         dirtyMaker = dirty ? DirtyRowMaker(kind: kind, format: format, seed: seed) : nil
-        let header = format == .csv ? kind.fieldNames.joined(separator: ",") + "\n" : ""
+        let header = format == .csv ? names.joined(separator: ",") + "\n" : ""
         main.append(header)
         late?.append(header)
     }

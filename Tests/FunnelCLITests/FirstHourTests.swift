@@ -280,6 +280,32 @@ struct FirstHourTests {
         #expect((json["apps"] as? [[String: Any]])?.map { $0["app"] as? String } == ["com.a.app", "com.b.app"])
     }
 
+    @Test("rows without a user id: a device's install counts for its device, a later row ties it to the user, status counts both")
+    func deviceRows() throws {
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        let installs = try workspace.write("exports/installs-1.csv", """
+            event_id,app_id,user_id,installed_at,network,device_id
+            d1,com.a.app,,2024-05-02T10:00:00Z,meta,IDFA-1
+            d2,com.a.app,,2024-05-02T11:00:00Z,meta,IDFA-2
+            d3,com.a.app,,2024-05-02T12:00:00Z,meta,
+
+            """)
+        let ingest = try workspace.funnel(["ingest", installs.path, "--show-rejects"])
+        #expect(ingest.status == 0, "\(ingest.stderr)")
+        #expect((ingest.stdout + ingest.stderr).contains(
+            "\(installs.path):4: missing required field user_id (or device_id): a row needs the app's user id or a device id"),
+            "\(ingest.stdout)\(ingest.stderr)")
+        let opens = try workspace.write("exports/opens-1.csv", "event_id,app_id,user_id,opened_at,device_id\no1,com.a.app,u1,2024-05-03T09:00:00Z,IDFA-1\n")
+        #expect(try workspace.funnel(["ingest", opens.path]).status == 0)
+        #expect(try workspace.funnel(["compute"]).status == 0)
+        let status = try workspace.funnel(["status"]).stdout
+        #expect(status.contains("  devices: 1 user(s) known by a device alone, 1 device(s) linked to a user id"), "\(status)")
+        let json = try Self.json(try workspace.funnel(["status", "--json"]).stdout)
+        let identity = (json["apps"] as? [[String: Any]])?.first?["identity"] as? [String: Any]
+        #expect(identity?["device_only_users"] as? Int == 1 && identity?["linked_devices"] as? Int == 1, "\(json)")
+    }
+
     // MARK: 5. The terminal
 
     static let script = ["/usr/bin/script"].first { FileManager.default.isExecutableFile(atPath: $0) }

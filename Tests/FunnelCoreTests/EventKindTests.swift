@@ -28,9 +28,12 @@ struct EventKindTests {
         for kind in eventKinds {
             #expect(kind.isEvent, "\(kind)")
             #expect(kind.fieldNames.prefix(3) == ["event_id", "app_id", "user_id"], "\(kind)")
+            // A person is named by user_id, or by the device id that ends every event kind.
+            #expect(kind.namesPeople && kind.fieldNames.last == "device_id", "\(kind)")
         }
         #expect(!EventKind.adSpend.isEvent)
         #expect(!EventKind.adSpend.fieldNames.contains("event_id"))
+        #expect(!EventKind.adSpend.namesPeople && !EventKind.adSpend.fieldNames.contains("device_id"))
     }
 
     @Test("every kind's time field is one of its required fields")

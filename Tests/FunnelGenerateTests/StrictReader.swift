@@ -116,6 +116,8 @@ struct StrictReader {
         for field in kind.fields {
             guard let value = row[field.name] else {
                 if field.isRequired { return "missing \(field.name)" }
+                // A person is named by user_id, or by device_id alone.
+                if field.name == EventKind.userField, kind.namesPeople, row["device_id"] == nil { return "missing user_id and device_id" }
                 continue
             }
             if !valid(value, field.type) { return "bad \(field.name)" }

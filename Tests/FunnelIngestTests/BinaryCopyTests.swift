@@ -27,11 +27,13 @@ struct BinaryCopyTests {
             """
         case .opens:
             """
-            event_id,app_id,user_id,opened_at,session_seconds
-            o1,app,u1,2024-05-01T10:00:00Z,2147483647
-            o2,app,u\\2,2001-01-01T00:00:00.123Z,
-            o3,app,u3,1970-01-01T00:00:00Z,0
-            o4,app,u4,2024-05-01T10:00:00Z,2147483648
+            event_id,app_id,user_id,opened_at,session_seconds,device_id
+            o1,app,u1,2024-05-01T10:00:00Z,2147483647,
+            o2,app,u\\2,2001-01-01T00:00:00.123Z,,
+            o3,app,u3,1970-01-01T00:00:00Z,0,IDFA-3
+            o4,app,u4,2024-05-01T10:00:00Z,2147483648,
+            o5,app,,2024-05-01T10:00:00Z,,dév\\5
+            o6,app,,2024-05-01T10:00:00Z,,
             """
         case .steps:
             """
@@ -108,6 +110,12 @@ struct BinaryCopyTests {
             select 'binary only', * from (select \(columns) from as_binary except all select \(columns) from as_text) b
             """)
         #expect(differing.isEmpty, "\(differing)")
+        if kind == .opens {
+            // A row with a device id alone is its device's person's; one with neither is rejected.
+            #expect(try db.rows("select event_id, user_id, device_id from as_binary where device_id is not null order by 1")
+                    == [["o3", "u3", "IDFA-3"], ["o5", "device:dév\\5", "dév\\5"]])
+            #expect(text.rejects.map(\.line) == [5, 7])
+        }
         // Reals compared by their bits, which `=` on real would not tell apart for -0 and 0.
         if kind == .ux {
             #expect(try db.rows("select event_id, kb_y::text, float4send(kb_y)::text from as_binary where event_id = 'x2'")

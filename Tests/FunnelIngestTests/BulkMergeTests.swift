@@ -183,6 +183,77 @@ struct BulkMergeTests {
                 "the new months' bounds checks are dropped once they are attached")
     }
 
+    @Test("device ids by two COPY streams or one: a device's rows move to the user a row of the file ties it to, a later copy ties nothing",
+          arguments: [LoadingWay(split: true, filterBits: nil), LoadingWay(split: true, filterBits: 1),
+                      LoadingWay(split: true, filterBits: nil, binary: false),
+                      LoadingWay(split: false, filterBits: nil), LoadingWay(split: false, filterBits: 1)])
+    func deviceRows(way: LoadingWay) throws {
+        let db = try LoaderFixture()
+        let first = try db.file("opens-first.csv", """
+            event_id,app_id,user_id,opened_at,session_seconds,device_id
+            o1,app,,2024-05-03T10:00:00Z,10,D1
+            o2,app,u2,2024-05-03T11:00:00Z,20,
+
+            """)
+        _ = try ingest(db, [first], path: .daily, workers: 1)
+        #expect(try db.rows("select event_id, user_id from raw_opens order by 1") == [["o1", "device:D1"], ["o2", "u2"]])
+        let text = """
+            event_id,app_id,user_id,opened_at,session_seconds,device_id
+            o3,app,,2024-05-20T09:00:00Z,30,D1
+            o4,app,u1,2024-06-02T09:00:00Z,40,D1
+            o5,app,,2024-07-01T00:00:00Z,50,D2
+            o6,app,,2024-06-05T09:00:00Z,60,
+            o4,app,u9,2024-06-02T09:00:00Z,41,D9
+
+            """
+        let second = try db.file("opens-second.csv", text)
+        let queue = IngestQueue(connection: db.connection)
+        _ = try queue.enqueue(path: second, kind: .opens, assumeTimeZone: nil, sha256: "device-rows-test",
+                              sizeBytes: Int64(text.utf8.count))
+        let claimed = try #require(try queue.claim(workerID: "split-test", leaseSeconds: 60))
+        let loader = try FileLoader(connection: db.connection, workerID: "split-test", leaseSeconds: 60)
+        loader.batchRows = 1
+        loader.splitCopyBytes = way.split ? 0 : 1 << 40
+        loader.mergePath = .bulk
+        loader.repeatedKeyFilterBits = way.filterBits
+        loader.splitCopyInBinary = way.binary
+        let settings = db.settings
+        loader.connectSecondStream = { try settings.connect(logger: LoaderFixture.quietLogger) }
+        let counts = try loader.load(claimed)
+        #expect(counts.rowsLoaded == 3)
+        #expect(counts.rejected == 1)
+        #expect(try db.rows("select event_id, user_id, coalesce(device_id, ''), session_seconds::text, file_id::text from raw_opens order by 1") == [
+            ["o1", "u1", "D1", "10", "1"], ["o2", "u2", "", "20", "1"], ["o3", "u1", "D1", "30", "2"], ["o4", "u1", "D1", "40", "2"],
+            ["o5", "device:D2", "D2", "50", "2"],
+        ])
+        #expect(try db.rows("select device_id, user_id, file_id::text from identity_links") == [["D1", "u1", "2"]])
+        #expect(try db.rows("select line::text from ingest_rejects") == [["5"]])
+        #expect(try db.rows("select event_id from raw_opens_keys order by 1") == [["o1"], ["o2"], ["o3"], ["o4"], ["o5"]])
+    }
+
+    @Test("workers loading a device's rows and its tie at once: no stored row is left with a tied device's person id")
+    func deviceRowsAndTiesInParallel() throws {
+        let db = try LoaderFixture()
+        var paths: [String] = []
+        // Each device's rows in one file and its tie in another, the files mixed so that the
+        // workers merge them at once in either order.
+        for device in 0..<8 {
+            var rows = ["event_id,app_id,user_id,opened_at,device_id"]
+            for event in 0..<50 { rows.append("d\(device)-\(event),app,,2024-05-03T10:\(String(format: "%02d", event)):00Z,D\(device)") }
+            paths.append(try db.file("opens-device-\(device).csv", rows.joined(separator: "\n") + "\n"))
+            paths.append(try db.file("opens-tie-\(device).csv", """
+                event_id,app_id,user_id,opened_at,device_id
+                t\(device),app,u\(device),2024-05-04T10:00:00Z,D\(device)
+
+                """))
+        }
+        _ = try ingest(db, paths.enumerated().sorted { ($0.offset % 4, $0.offset) < ($1.offset % 4, $1.offset) }.map(\.element),
+                       path: .daily, workers: 4)
+        #expect(try db.count("select count(*) from identity_links") == 8)
+        #expect(try db.count("select count(*) from raw_opens where user_id like 'device:%'") == 0)
+        #expect(try db.count("select count(*) from raw_opens r join identity_links l on l.device_id = r.device_id and l.user_id = r.user_id") == 8 * 51)
+    }
+
     @Test("a new month's bounds check rejects rows outside the month and spares its attach the read that proves the bounds")
     func boundsCheckImpliesPartition() throws {
         let db = try LoaderFixture()

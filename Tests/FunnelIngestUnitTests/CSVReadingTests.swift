@@ -13,7 +13,7 @@ struct CSVReadingTests {
             + "e1,app,u1,2024-05-01T10:00:00Z,facebook,iOS,de,spring,,\n")
         let result = try readAll(path)
         #expect(result.rejects == [])
-        #expect(result.lines[.installs] == ["e1\tapp\tu1\t2024-05-01 10:00:00+00\tfacebook\tios\tDE\tspring\t\\N\t\\N"])
+        #expect(result.lines[.installs] == ["e1\tapp\tu1\t2024-05-01 10:00:00+00\tfacebook\tios\tDE\tspring\t\\N\t\\N\t\\N"])
         #expect(result.rowsRead == 1)
     }
 
@@ -69,7 +69,7 @@ struct CSVReadingTests {
             "extra,opened_at,user_id,session_seconds,app_id,event_id\nzzz,1714557600000,u1,30,app,e1\n")
         let result = try readAll(path)
         #expect(result.rejects == [])
-        #expect(result.lines[.opens] == ["e1\tapp\tu1\t2024-05-01 10:00:00+00\t30"])
+        #expect(result.lines[.opens] == ["e1\tapp\tu1\t2024-05-01 10:00:00+00\t30\t\\N"])
     }
 
     @Test("empty lines are skipped but still count as lines")
@@ -81,7 +81,7 @@ struct CSVReadingTests {
         #expect(result.lines[.opens]?.count == 1)
         #expect(result.rowsRead == 2)
         #expect(result.rejects.map(\.line) == [6])
-        #expect(result.rejects.first?.reason == "missing required field user_id")
+        #expect(result.rejects.first?.reason == "missing required field user_id (or device_id): a row needs the app's user id or a device id")
         #expect(result.rejects.first?.raw == "e2,app,,2024-05-01T10:00:00Z")
     }
 
@@ -100,11 +100,40 @@ struct CSVReadingTests {
     func missingColumns() throws {
         let scratch = try Scratch()
         let path = try scratch.file("installs.csv", "event_id,app_id,User_Id,installed_at\ne1,a,u,x\n")
-        #expect(throws: FileRefusal.missingColumns(path: path, kind: .installs, columns: ["user_id", "network"])) {
+        #expect(throws: FileRefusal.missingColumns(path: path, kind: .installs, columns: ["user_id (or device_id)", "network"])) {
             _ = try readAll(path)
         }
-        let message = FileRefusal.missingColumns(path: path, kind: .installs, columns: ["user_id", "network"]).description
-        #expect(message.contains("user_id, network") && message.contains("installs") && message.contains(path))
+        let message = FileRefusal.missingColumns(path: path, kind: .installs, columns: ["user_id (or device_id)", "network"]).description
+        #expect(message.contains("user_id (or device_id), network") && message.contains("installs") && message.contains(path))
+        // A device_id column stands in for user_id.
+        let devices = try scratch.file("opens.csv", "event_id,app_id,device_id,opened_at\ne1,a,d1,2024-05-01T10:00:00Z\n")
+        #expect(try readAll(devices).lines[.opens] == ["e1\ta\tdevice:d1\t2024-05-01 10:00:00+00\t\\N\td1"])
+    }
+
+    @Test("a row with a device id alone is its device's; with neither id, or a user id in the device ids' form, it is rejected")
+    func deviceRows() throws {
+        let scratch = try Scratch()
+        let path = try scratch.file("opens.csv", [
+            "event_id,app_id,user_id,opened_at,device_id",
+            "e1,app,,2024-05-01T10:00:00Z,IDFA-1",
+            "e2,app,u1,2024-05-01T10:00:00Z,IDFA-1",
+            "e3,app,,2024-05-01T10:00:00Z,",
+            "e4,app,device:x,2024-05-01T10:00:00Z,",
+            "e5,app,,2024-05-01T10:00:00Z,back\\slash",
+            "e6,app,,2024-05-01T10:00:00Z,\(String(repeating: "d", count: 129))",
+        ].joined(separator: "\n") + "\n")
+        let result = try readAll(path)
+        #expect(result.lines[.opens] == [
+            "e1\tapp\tdevice:IDFA-1\t2024-05-01 10:00:00+00\t\\N\tIDFA-1",
+            "e2\tapp\tu1\t2024-05-01 10:00:00+00\t\\N\tIDFA-1",
+            "e5\tapp\tdevice:back\\\\slash\t2024-05-01 10:00:00+00\t\\N\tback\\\\slash",
+        ])
+        #expect(result.rejects.map(\.line) == [4, 5, 7])
+        #expect(result.rejects.map(\.reason) == [
+            "missing required field user_id (or device_id): a row needs the app's user id or a device id",
+            "user_id: \"device:x\" begins with \"device:\", which funnel keeps for device-only users; give a device id in device_id instead",
+            "device_id: longer than 128 bytes",
+        ])
     }
 
     @Test("a CSV whose kind cannot be told is refused")

@@ -19,7 +19,7 @@ struct NDJSONAndGzipTests {
             """)
         let result = try readAll(path)
         #expect(result.lines[.installs]?.count == 1)
-        #expect(result.lines[.opens] == ["e2\ta\tu\t2024-05-01 10:00:00+00\t\\N"])
+        #expect(result.lines[.opens] == ["e2\ta\tu\t2024-05-01 10:00:00+00\t\\N\t\\N"])
         #expect(result.lines[.adSpend]?.count == 1)
         #expect(result.rejects.map(\.line) == [4, 5])
         #expect(result.rejects[0].reason == "missing field kind (the kind is given neither by --kind nor by the file name)")

@@ -9,30 +9,32 @@
 -- behind for anyone to clean up. They are created once per connection; before each file the
 -- loader truncates those an earlier file filled (FileLoader.filledStaging).
 -- Columns follow each kind's field order (EventKind.fields), the COPY line order.
+-- stage_identity_moves holds the devices whose rows the file's merge moves to their user
+-- (identity_moves.sql).
 
 create temp table if not exists stage_installs (
     event_id text, app_id text, user_id text, installed_at timestamptz, network text,
-    platform text, country text, campaign text, referrer_user_id text, invite_id text);
+    platform text, country text, campaign text, referrer_user_id text, invite_id text, device_id text);
 
 create temp table if not exists stage_opens (
-    event_id text, app_id text, user_id text, opened_at timestamptz, session_seconds integer);
+    event_id text, app_id text, user_id text, opened_at timestamptz, session_seconds integer, device_id text);
 
 create temp table if not exists stage_retention (
-    event_id text, app_id text, user_id text, day integer, reported_at timestamptz);
+    event_id text, app_id text, user_id text, day integer, reported_at timestamptz, device_id text);
 
 create temp table if not exists stage_purchases (
     event_id text, app_id text, user_id text, purchased_at timestamptz, revenue numeric(20,6),
-    currency text, product_id text);
+    currency text, product_id text, device_id text);
 
 create temp table if not exists stage_invites (
-    event_id text, app_id text, user_id text, invite_id text, sent_at timestamptz, channel text);
+    event_id text, app_id text, user_id text, invite_id text, sent_at timestamptz, channel text, device_id text);
 
 create temp table if not exists stage_ad_spend (
     app_id text, spend_date date, network text, spend numeric(20,6), campaign text, country text,
     currency text, impressions bigint, clicks bigint, hour smallint);
 
 create temp table if not exists stage_steps (
-    event_id text, app_id text, user_id text, occurred_at timestamptz, step text, screen text);
+    event_id text, app_id text, user_id text, occurred_at timestamptz, step text, screen text, device_id text);
 
 create temp table if not exists stage_ux (
     event_id text, app_id text, user_id text, session_id text, occurred_at timestamptz,
@@ -42,10 +44,13 @@ create temp table if not exists stage_ux (
     kb_x real, kb_y real, kb_w real, kb_h real,
     focus_x real, focus_y real, focus_w real, focus_h real,
     action_x real, action_y real, action_w real, action_h real,
-    caret_y real, screen_w real, screen_h real);
+    caret_y real, screen_w real, screen_h real, device_id text);
 
 create temp table if not exists stage_events (
-    event_id text, app_id text, user_id text, event text, occurred_at timestamptz, properties jsonb);
+    event_id text, app_id text, user_id text, event text, occurred_at timestamptz, properties jsonb, device_id text);
+
+create temp table if not exists stage_identity_moves (
+    app_id text not null, device_id text not null, user_id text not null, primary key (app_id, device_id));
 
 create temp table if not exists stage_rejects (
     line bigint, kind text, raw text, reason text);

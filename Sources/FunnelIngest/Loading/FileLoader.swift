@@ -9,8 +9,9 @@ public import PostgresClient
 ///
 /// Per file: the rows are COPYed (while the next batch is parsed) into the session's staging
 /// tables, outside any transaction; then one transaction row-locks the file's queue row, merges
-/// each kind with one set-based statement under that kind's merge lock, keeps the rejects and
-/// marks the file loaded (compute finds a loaded file's rows by file_id: nothing else is marked). A crash before that commit leaves nothing
+/// each kind with one set-based statement under that kind's merge lock, keeps the rejects,
+/// ties the devices the file's rows name to their users (``IdentityLinks``) and marks the file
+/// loaded (compute finds a loaded file's rows by file_id: nothing else is marked). A crash before that commit leaves nothing
 /// (staging dies with the session); after it, everything. Not thread-safe: one per worker.
 public final class FileLoader {
     let connection: PostgresConnection
@@ -209,6 +210,11 @@ public final class FileLoader {
                     .scalar(Int.self)
                 connection.logger.debug("kind merged", metadata: ["load.kind": "\(kind.rawValue)", "load.seconds": .string((clock.now - mergeStarted).secondsText)])
             }
+            // Devices tied to users, and their rows moved, once every kind is stored.
+            let deviceKinds = EventKind.allCases.filter { staged.deviceRows[$0, default: 0] > 0 }
+            if !deviceKinds.isEmpty {
+                _ = try IdentityLinks.apply(connection, fileID: file.fileID, kinds: deviceKinds, logger: connection.logger)
+            }
             // The split load's table goes with the file's commit (a load that dies leaves it for the next).
             if let split { try connection.execute("drop table if exists \(split.table); drop table if exists pg_temp.\(SplitLoad.suspectsTable)") }
             if staged.counts.rejected > 0 {
@@ -373,6 +379,8 @@ public final class FileLoader {
         /// The rejected rows by cause.
         var rejects = RejectTally()
         var rows: [EventKind: Int] = [:]
+        /// The staged rows that carry a device id, per kind.
+        var deviceRows: [EventKind: Int] = [:]
         var months: [EventKind: Set<Int32>] = [:]
         /// Whether `stage_suspects` holds every staged key that may repeat an earlier one.
         var suspectsNoted = false
@@ -434,6 +442,7 @@ public final class FileLoader {
             for kind in sink.kinds {
                 let firstPlace = Int64(staged.rows[kind, default: 0])
                 staged.rows[kind, default: 0] += sink.rowCount(for: kind)
+                staged.deviceRows[kind, default: 0] += sink.deviceRowCount(for: kind)
                 staged.months[kind, default: []].formUnion(sink.months(for: kind))
                 if let split, split.kind == kind, second != nil {
                     // The batch's new months get their partition before either stream COPYs a row of them.

@@ -175,6 +175,7 @@ extension InputFileReader {
                 value: UnsafeBufferPointer(rebasing: store[Int(value.start)..<Int(value.start + value.count)]))
         }
         sink.counts[ordinal] += 1
+        if let device = encoder.plans[ordinal].deviceField, values[device].count > 0 { sink.deviceRows[ordinal] += 1 }
         sink.include(time, kind: ordinal)
         return nil
     }

@@ -155,9 +155,14 @@ public final class InputFileReader {
             guard let index, seen.insert(index).inserted else { return -1 }
             return index
         }
-        let missing = plan.specs.enumerated().filter { $0.element.isRequired && !seen.contains($0.offset) }
+        // user_id is required unless the file has a device_id column.
+        let personMissing = plan.userField.map { !seen.contains($0) } == true && plan.deviceField.map { !seen.contains($0) } == true
+        let missing = plan.specs.enumerated().compactMap { index, spec -> String? in
+            if index == plan.userField { return personMissing ? "\(spec.name) (or device_id)" : nil }
+            return spec.isRequired && !seen.contains(index) ? spec.name : nil
+        }
         if !missing.isEmpty {
-            throw FileRefusal.missingColumns(path: path, kind: kind, columns: missing.map(\.element.name))
+            throw FileRefusal.missingColumns(path: path, kind: kind, columns: missing)
         }
     }
 

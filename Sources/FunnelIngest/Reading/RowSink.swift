@@ -8,6 +8,9 @@ public struct RowSink: Sendable {
     /// Per kind, indexed by kind ordinal: COPY text lines for `COPY stage_<kind> FROM STDIN`.
     var buffers: [[UInt8]]
     var counts: [Int]
+    /// Per kind: valid rows that carry a device id (the file then goes through the identity
+    /// step of its merge, ``IdentityLinks``).
+    var deviceRows: [Int]
     var bounds: [TimeBounds?]
     /// Per kind: the months (`year * 12 + month - 1`, UTC) its rows fall in, and the last row's
     /// day, so a run of rows on one day costs one comparison each.
@@ -28,6 +31,7 @@ public struct RowSink: Sendable {
     public init() {
         buffers = Array(repeating: [], count: EventKind.allCases.count)
         counts = Array(repeating: 0, count: EventKind.allCases.count)
+        deviceRows = Array(repeating: 0, count: EventKind.allCases.count)
         bounds = Array(repeating: nil, count: EventKind.allCases.count)
         months = Array(repeating: [], count: EventKind.allCases.count)
         lastDay = Array(repeating: Int64.min, count: EventKind.allCases.count)
@@ -69,6 +73,9 @@ public struct RowSink: Sendable {
     /// Valid rows of `kind` in this batch.
     public func rowCount(for kind: EventKind) -> Int { counts[kind.ordinal] }
 
+    /// Valid rows of `kind` in this batch that carry a device id.
+    public func deviceRowCount(for kind: EventKind) -> Int { deviceRows[kind.ordinal] }
+
     /// Valid rows of every kind in this batch.
     public var rowsLoaded: Int { counts.reduce(0, +) }
 
@@ -83,6 +90,7 @@ public struct RowSink: Sendable {
         for index in buffers.indices {
             buffers[index].removeAll(keepingCapacity: true)
             counts[index] = 0
+            deviceRows[index] = 0
             bounds[index] = nil
             months[index].removeAll(keepingCapacity: true)
             lastDay[index] = Int64.min

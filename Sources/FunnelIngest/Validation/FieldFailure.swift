@@ -4,6 +4,10 @@ import FunnelCore
 /// reason text is only rendered for rejected rows.
 enum FieldFailure: Error, Equatable {
     case missing
+    /// Neither `user_id` nor `device_id`: the row names no person.
+    case missingPerson
+    /// A `user_id` that begins with the prefix of device-only person ids.
+    case reservedPrefix
     case invalidUTF8
     case nul
     case controlCharacter
@@ -50,6 +54,11 @@ extension FieldFailure {
         let shown = "\"\(UTF8Check.displayText(value, limit: 64))\""
         switch self {
         case .missing: return "missing required field \(name)"
+        case .missingPerson:
+            return "missing required field \(name) (or device_id): a row needs the app's user id or a device id"
+        case .reservedPrefix:
+            return "\(name): \(shown) begins with \"\(EventKind.devicePersonPrefix)\", which funnel keeps for device-only users; "
+                + "give a device id in device_id instead"
         case .invalidUTF8: return "\(name): not valid UTF-8"
         case .nul: return "\(name): contains a NUL byte"
         case .controlCharacter: return "\(name): \(shown) contains a control character"

@@ -58,6 +58,10 @@ struct KindPlan {
     /// ux only: indexes of `type` and `phase`, checked together.
     let uxType: Int?
     let uxPhase: Int?
+    /// Kinds that name people: indexes of `user_id` and `device_id` (a row needs one of the two;
+    /// one with a device id alone is stored under the device's person id).
+    let userField: Int?
+    let deviceField: Int?
     /// Name lookup for CSV headers and JSON keys.
     let lookup: FieldLookup
 
@@ -91,6 +95,8 @@ struct KindPlan {
         appIDField = specs.firstIndex { $0.name == "app_id" }
         uxType = kind == .ux ? specs.firstIndex { $0.name == "type" } : nil
         uxPhase = kind == .ux ? specs.firstIndex { $0.name == "phase" } : nil
+        userField = kind.namesPeople ? specs.firstIndex { $0.name == EventKind.userField } : nil
+        deviceField = kind.namesPeople ? specs.firstIndex { $0.name == "device_id" } : nil
         lookup = FieldLookup(specs.map(\.name))
     }
 

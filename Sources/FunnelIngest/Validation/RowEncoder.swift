@@ -69,6 +69,16 @@ struct RowEncoder {
             let value = values[index]
             let bytes = UnsafeBufferPointer(rebasing: store[Int(value.start)..<Int(value.start + value.count)])
             if value.tag == .absent || (value.count == 0 && value.tag == .string) {
+                if index == plan.userField {
+                    // No user id: the row belongs to its device's person, or is rejected.
+                    guard let device = plan.deviceField.map({ values[$0] }), Self.isPresent(device) else {
+                        out.removeLast(out.count - mark)
+                        return RowFailure(field: index, failure: .missingPerson)
+                    }
+                    let deviceBytes = UnsafeBufferPointer(rebasing: store[Int(device.start)..<Int(device.start + device.count)])
+                    appendDevicePerson(deviceBytes, binary: layout != nil, to: &out)
+                    continue
+                }
                 if plan.specs[index].isRequired {
                     out.removeLast(out.count - mark)
                     return RowFailure(field: index, failure: .missing)
@@ -79,6 +89,10 @@ struct RowEncoder {
                     out.append(contentsOf: plan.absent[index])
                 }
                 continue
+            }
+            if index == plan.userField, Self.hasDevicePrefix(bytes) {
+                out.removeLast(out.count - mark)
+                return RowFailure(field: index, failure: .reservedPrefix)
             }
             let result = encodeField(plan.types[index], value.tag, bytes, binary: layout?.columns[index], into: &out)
             switch result {
@@ -98,6 +112,33 @@ struct RowEncoder {
         }
         if layout == nil { out.append(0x0a) }
         return nil
+    }
+
+    private static let devicePrefix = Array(EventKind.devicePersonPrefix.utf8)
+
+    /// Whether a field has a value (absent and empty are alike).
+    @inline(__always)
+    private static func isPresent(_ value: FieldValue) -> Bool {
+        value.tag != .absent && !(value.count == 0 && value.tag == .string)
+    }
+
+    /// Whether `bytes` begin with the device person prefix.
+    @inline(__always)
+    private static func hasDevicePrefix(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.count >= devicePrefix.count && devicePrefix.indices.allSatisfy { bytes[$0] == devicePrefix[$0] }
+    }
+
+    /// Writes the person id of a row without a user id: the prefix and its device id (validated
+    /// as the row's `device_id` field, which rejects the whole row if it is not an identifier).
+    private func appendDevicePerson(_ device: UnsafeBufferPointer<UInt8>, binary: Bool, to out: inout [UInt8]) {
+        if binary {
+            BinaryCopy.appendInt32(Int32(Self.devicePrefix.count + device.count), to: &out)
+            out.append(contentsOf: Self.devicePrefix)
+            out.append(contentsOf: device)
+        } else {
+            out.append(contentsOf: Self.devicePrefix)
+            CopyText.appendEscaped(device, to: &out)
+        }
     }
 
     /// In ux, `phase` must belong to `type`: keyboard phases for keyboard, will/did for

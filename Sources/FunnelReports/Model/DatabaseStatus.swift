@@ -12,9 +12,19 @@ public struct DatabaseStatus: Encodable, Sendable {
         public let lastDate: String?
     }
 
+    /// People known by a device (docs/inputs.md, "Users, devices and identity").
+    public struct Identity: Encodable, Sendable {
+        /// People whose rows name a device and never a user id (yet): each counts as one user.
+        public let deviceOnlyUsers: Int64
+        /// Devices tied to a user id, whose rows count for that user.
+        public let linkedDevices: Int64
+    }
+
     public struct App: Encodable, Sendable {
         public let app: String
         public let loaded: [Loaded]
+        /// Nil for an app whose rows name no device.
+        public let identity: Identity?
         /// The last date with data that compute has covered, and when it did; nil before a compute.
         public let dataThroughDate: String?
         public let computedAt: String?
@@ -61,9 +71,15 @@ public struct DatabaseStatus: Encodable, Sendable {
             computed[try row.decode(String.self, column: "app_id")] = (try row.decode(String?.self, column: "data_through_date"),
                                                                          try row.decode(String?.self, column: "computed_at"))
         }
+        var identities: [String: Identity] = [:]
+        for row in try connection.query(SQLCatalog.text("reports/status_identity.sql")) {
+            identities[try row.decode(String.self, column: "app_id")] = Identity(
+                deviceOnlyUsers: try row.decode(Int64.self, column: "device_only_users"),
+                linkedDevices: try row.decode(Int64.self, column: "linked_devices"))
+        }
         let appIDs = (loaded.map(\.app) + computed.keys.sorted()).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
         let apps = appIDs.map { app in
-            App(app: app, loaded: loaded.filter { $0.app == app }.map(\.1),
+            App(app: app, loaded: loaded.filter { $0.app == app }.map(\.1), identity: identities[app],
                 dataThroughDate: computed[app]?.0, computedAt: computed[app]?.1)
         }
         let files = try connection.query(SQLCatalog.text("reports/status_files.sql")).map { row in
@@ -108,6 +124,10 @@ public struct DatabaseStatus: Encodable, Sendable {
                 lines.append("  " + kind.kind.padding(toLength: width, withPad: " ", startingAt: 0)
                     + " " + Formatting.grouped(Int(kind.rows)).leftPadded(to: 12) + " rows  "
                     + "\(kind.firstDate ?? "-") .. \(kind.lastDate ?? "-")")
+            }
+            if let identity = app.identity {
+                lines.append("  devices: \(Formatting.grouped(Int(identity.deviceOnlyUsers))) user(s) known by a device alone, "
+                    + "\(Formatting.grouped(Int(identity.linkedDevices))) device(s) linked to a user id")
             }
         }
         if !files.isEmpty {

@@ -15,6 +15,9 @@ public enum EventKind: String, CaseIterable, Sendable, Codable, Hashable {
     /// Custom product events: a name, a time and a JSON object of properties (what a product
     /// analytics tool calls an event), for funnels and retention over any event.
     case events
+    /// Dated exchange rates (USD per unit of a currency): not an event; a later row for the same
+    /// (currency, date) replaces the earlier, as ad spend restates.
+    case currencyRates = "currency_rates"
 
     /// The name used on the command line, in file names and in the `kind` NDJSON field.
     public var name: String { rawValue }
@@ -32,7 +35,12 @@ public enum EventKind: String, CaseIterable, Sendable, Codable, Hashable {
 
     /// Whether rows carry an `event_id` and are deduplicated by (kind, app_id, event_id).
     /// `ad_spend` rows instead replace earlier rows with the same key (restatement).
-    public var isEvent: Bool { self != .adSpend }
+    public var isEvent: Bool { self != .adSpend && self != .currencyRates }
+
+    /// Whether the raw table is partitioned by month on the time field. The dated exchange rates
+    /// are a small table of their own: a history of daily rates since 1999 is no reason for three
+    /// hundred partitions.
+    public var isPartitioned: Bool { self != .currencyRates }
 
     /// The field that places a row in time (and partitions its raw table).
     public var timeField: String {
@@ -42,7 +50,7 @@ public enum EventKind: String, CaseIterable, Sendable, Codable, Hashable {
         case .retention: "reported_at"
         case .purchases: "purchased_at"
         case .invites: "sent_at"
-        case .adSpend: "date"
+        case .adSpend, .currencyRates: "date"
         case .steps, .ux, .events: "occurred_at"
         }
     }

@@ -47,6 +47,9 @@ create temp table if not exists stage_ux (
 create temp table if not exists stage_events (
     event_id text, app_id text, user_id text, event text, occurred_at timestamptz, properties jsonb);
 
+create temp table if not exists stage_currency_rates (
+    rate_date date, currency text, usd_per_unit numeric(20,10));
+
 create temp table if not exists stage_rejects (
     line bigint, kind text, raw text, reason text);
 

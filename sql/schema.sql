@@ -100,6 +100,24 @@ alter table computed_under add constraint computed_under_day_rule_check CHECK ((
 alter table computed_under add constraint computed_under_lane_check CHECK ((lane = ANY (ARRAY['metrics'::text, 'friction'::text])));
 alter table computed_under add constraint computed_under_pkey PRIMARY KEY (lane);
 
+create table currency_rate_days (
+    currency text not null,
+    day date not null,
+    usd_per_unit numeric(20,10) not null
+);
+
+alter table currency_rate_days add constraint currency_rate_days_pkey PRIMARY KEY (currency, day);
+
+create table currency_rate_spans (
+    currency text not null,
+    first_day date,
+    last_day date,
+    before_usd numeric(20,10),
+    after_usd numeric(20,10)
+);
+
+alter table currency_rate_spans add constraint currency_rate_spans_pkey PRIMARY KEY (currency);
+
 create table currency_rates (
     currency text not null,
     usd_per_unit numeric(20,10) not null,
@@ -109,6 +127,14 @@ create table currency_rates (
 alter table currency_rates add constraint currency_rates_currency_check CHECK ((currency ~ '^[A-Z]{3}$'::text));
 alter table currency_rates add constraint currency_rates_pkey PRIMARY KEY (currency);
 alter table currency_rates add constraint currency_rates_usd_per_unit_check CHECK ((usd_per_unit > (0)::numeric));
+
+create table currency_rates_built (
+    singleton boolean not null default true,
+    fingerprint text not null
+);
+
+alter table currency_rates_built add constraint currency_rates_built_pkey PRIMARY KEY (singleton);
+alter table currency_rates_built add constraint currency_rates_built_singleton_check CHECK (singleton);
 
 create table dashboard_views (
     name text not null,
@@ -481,6 +507,18 @@ create table fct_retention_summary (
 
 alter table fct_retention_summary add constraint fct_retention_summary_pkey PRIMARY KEY (app_id, mode, network, day);
 
+create table fct_revenue (
+    app_id text not null,
+    network text not null,
+    purchases bigint not null,
+    refunds bigint not null,
+    gross_revenue numeric not null,
+    refunded numeric not null,
+    net_revenue numeric not null
+);
+
+alter table fct_revenue add constraint fct_revenue_pkey PRIMARY KEY (app_id, network);
+
 create table fct_spend_response (
     app_id text not null,
     network text not null,
@@ -831,6 +869,18 @@ create table int_user_retention (
 
 alter table int_user_retention add constraint int_user_retention_pkey PRIMARY KEY (app_id, retention, user_id, cohort_period);
 
+create table money_unconverted (
+    app_id text not null,
+    source text not null,
+    currency text not null,
+    day date not null,
+    rows bigint not null,
+    amount numeric not null
+);
+
+alter table money_unconverted add constraint money_unconverted_pkey PRIMARY KEY (app_id, source, currency, day);
+alter table money_unconverted add constraint money_unconverted_source_check CHECK ((source = ANY (ARRAY['purchases'::text, 'ad_spend'::text])));
+
 create table raw_ad_spend (
     app_id text not null,
     spend_date date not null,
@@ -849,6 +899,17 @@ alter table raw_ad_spend add constraint raw_ad_spend_hour_range CHECK (((hour >=
 alter table raw_ad_spend add constraint raw_ad_spend_key UNIQUE NULLS NOT DISTINCT (app_id, spend_date, network, campaign, country, hour);
 
 CREATE INDEX raw_ad_spend_by_file ON ONLY funnel.raw_ad_spend USING btree (file_id);
+
+create table raw_currency_rates (
+    rate_date date not null,
+    currency text not null,
+    usd_per_unit numeric(20,10) not null,
+    file_id bigint not null
+);
+
+alter table raw_currency_rates add constraint raw_currency_rates_currency_check CHECK ((currency ~ '^[A-Z]{3}$'::text));
+alter table raw_currency_rates add constraint raw_currency_rates_pkey PRIMARY KEY (currency, rate_date);
+alter table raw_currency_rates add constraint raw_currency_rates_usd_per_unit_check CHECK ((usd_per_unit > (0)::numeric));
 
 create table raw_events (
     event_id text not null,
@@ -1060,6 +1121,7 @@ UNION ALL
     raw_purchases.user_id, 'purchase'::text AS event, raw_purchases.purchased_at AS occurred_at,
     jsonb_strip_nulls(jsonb_build_object('revenue', raw_purchases.revenue, 'currency', raw_purchases.currency, 'product_id', raw_purchases.product_id)) AS properties
    FROM raw_purchases
+  WHERE raw_purchases.revenue >= 0::numeric
 UNION ALL
  SELECT 'invites'::text AS kind, raw_invites.app_id, raw_invites.event_id, raw_invites.user_id,
     'invite_sent'::text AS event, raw_invites.sent_at AS occurred_at,
@@ -1181,8 +1243,11 @@ create view dash_ltv_cpi as
 create view dash_networks as
  SELECT n.app_id, n.network, n.installs, n.paid_installs, n.spend, n.cpi, n.ltv_d7, n.ltv_d30,
     n.ltv_projected_d180, n.ltv_d180_low, n.ltv_d180_high, n.roas_d7, n.roas_d30, n.payback_day,
-    n.payback_basis, n.k_factor, n.verdict, n.reason
-   FROM fct_networks n;
+    n.payback_basis, n.k_factor, n.verdict, n.reason,
+    COALESCE(r.gross_revenue, 0::numeric) AS gross_revenue,
+    COALESCE(r.refunded, 0::numeric) AS refunded, COALESCE(r.net_revenue, 0::numeric) AS net_revenue
+   FROM fct_networks n
+     LEFT JOIN fct_revenue r ON r.app_id = n.app_id AND r.network = n.network;
 
 create view dash_retention as
  SELECT (r.cohort_date::timestamp without time zone AT TIME ZONE 'UTC'::text) AS "time", r.app_id,
@@ -1284,6 +1349,18 @@ AS $function$
         when day_rule = 'hours24' then installed_at + day * interval '24 hours'
         else ((timezone(time_zone, installed_at))::date + day)::timestamp at time zone time_zone
     end
+$function$
+;
+
+CREATE OR REPLACE FUNCTION funnel.currency_rates_fingerprint()
+ RETURNS text
+ LANGUAGE sql
+ STABLE
+AS $function$
+    select concat_ws('/',
+        (select concat_ws(':', count(*), max(file_id), sum(usd_per_unit)) from raw_currency_rates),
+        (select md5(coalesce(string_agg(currency || '=' || usd_per_unit::text, ',' order by currency), ''))
+         from currency_rates))
 $function$
 ;
 

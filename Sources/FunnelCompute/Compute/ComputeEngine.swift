@@ -405,7 +405,7 @@ public struct ComputeEngine: Sendable {
         try timed("fct_retention") {
             try connection.query(SQLCatalog.text("marts/metrics/fct_retention.sql"), [!full])
         }
-        for step in ["fct_retention_summary", "fct_retention_brackets", "fct_regular_users", "fct_ltv"] {
+        for step in ["fct_retention_summary", "fct_retention_brackets", "fct_regular_users", "fct_ltv", "fct_revenue"] {
             try timed(step) { try connection.execute(SQLCatalog.text("marts/metrics/\(step).sql")) }
         }
         try timed("fct_cpi") { try connection.query(SQLCatalog.text("marts/metrics/fct_cpi.sql"), [!full]) }

@@ -56,10 +56,15 @@ public enum EventKind: String, CaseIterable, Sendable, Codable, Hashable {
     }
 
     /// The kind a file name announces by its first word (`installs-2024-05-01.csv.gz` is
-    /// `installs`; `ad_spend_2024.csv` and `ad-spend.csv` are `ad_spend`), if any.
+    /// `installs`; `ad_spend_2024.csv` and `ad-spend.csv` are `ad_spend`), if any. The European
+    /// Central Bank's own file names (`eurofxref-hist.csv`, `eurofxref.csv`) are `currency_rates`.
     public init?(fileName: String) {
         let base = fileName.split(separator: "/").last.map(String.init) ?? fileName
         let lowered = base.lowercased()
+        if lowered.hasPrefix("eurofxref") {
+            self = .currencyRates
+            return
+        }
         // Longest names first so "ad_spend" wins over a hypothetical "ad".
         for kind in EventKind.allCases.sorted(by: { $0.rawValue.count > $1.rawValue.count }) {
             for spelling in [kind.rawValue, kind.rawValue.replacingUnderscores(with: "-")] {

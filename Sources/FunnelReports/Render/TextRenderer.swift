@@ -117,6 +117,18 @@ public enum TextRenderer {
              Recommendations.label(row.verdict)]
         }
         out.table(columns, rows)
+        revenue(report, &out)
+    }
+
+    /// Revenue to date per network: purchases, refunds and what is left of them (docs/metrics.md,
+    /// "Gross, refunds and net revenue").
+    private static func revenue(_ report: Report, _ out: inout TextBuilder) {
+        out.section("REVENUE TO DATE (USD x revenue share; refunds netted)")
+        let rows = report.networks.map { row in
+            [row.network, Formatting.grouped(row.purchases), Formatting.money(row.grossRevenue),
+             Formatting.grouped(row.refunds), Formatting.money(row.refunded), Formatting.money(row.netRevenue)]
+        }
+        out.table(["network", "purchases", "gross", "refunds", "refunded", "net"], rows)
     }
 
     private static func funnel(_ report: Report, _ out: inout TextBuilder) {

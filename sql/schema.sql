@@ -510,7 +510,6 @@ alter table fct_retention_summary add constraint fct_retention_summary_pkey PRIM
 create table fct_revenue (
     app_id text not null,
     network text not null,
-    purchases bigint not null,
     refunds bigint not null,
     gross_revenue numeric not null,
     refunded numeric not null,
@@ -1001,6 +1000,7 @@ create table raw_purchases (
 ) partition by RANGE (purchased_at);
 
 CREATE INDEX raw_purchases_by_file ON ONLY funnel.raw_purchases USING btree (file_id);
+CREATE INDEX raw_purchases_refunds ON ONLY funnel.raw_purchases USING btree (app_id, user_id) WHERE (revenue < (0)::numeric);
 
 create unlogged table raw_purchases_keys (
     app_id text not null,

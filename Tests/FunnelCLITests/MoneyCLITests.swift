@@ -7,6 +7,17 @@ import TestSupport
 /// status and the reports name it; a currency_rates file and a compute convert it.
 @Suite("Money without a rate, through the binary")
 struct MoneyCLITests {
+    @Test("funnel inputs currency_rates lists its columns from the validator's fields, and the ECB layout")
+    func inputsCurrencyRates() throws {
+        let help = try FunnelExecutable.run(["inputs", "currency_rates"])
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("CSV header: date,currency,usd_per_unit"), "\(help.stdout)")
+        #expect(help.stdout.contains("usd_per_unit  required  US dollars per unit"), "\(help.stdout)")
+        #expect(help.stdout.contains("eurofxref-hist.csv"))
+        let purchases = try FunnelExecutable.run(["inputs", "purchases"])
+        #expect(purchases.stdout.contains("decimal amount (negative for a refund)"), "\(purchases.stdout)")
+    }
+
     @Test("a CHF purchase without a rate is named by compute, status and the report; a rates file converts it and the notice goes")
     func unconvertedPurchase() throws {
         let settings = try TestCluster.freshDatabase()
@@ -36,7 +47,7 @@ struct MoneyCLITests {
         let words = report.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         #expect(words.contains("Not converted to USD: " + notice), "\(report.stdout)")
         // Gross 10 USD, a 4 USD refund, net 6 (CHF counts 0): the revenue table's 'all' line.
-        #expect(report.stdout.contains("REVENUE TO DATE"))
+        #expect(report.stdout.contains("REVENUE (days 0 to max_day"))
         let json = try funnel(["report", "--app", "app", "--format", "json"])
         let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         let unconverted = try #require((document["scope"] as? [String: Any])?["unconverted"] as? [[String: Any]])

@@ -4,7 +4,7 @@
 select n.network, n.installs, n.paid_installs, n.spend, n.cpi, n.ltv_d7, n.ltv_d30, n.ltv_projected_d180,
        n.ltv_d180_low, n.ltv_d180_high, n.roas_d7, n.roas_d30, n.payback_day, n.payback_basis, n.k_factor,
        n.verdict, n.reason,
-       coalesce(r.purchases, 0) as purchases, coalesce(r.refunds, 0) as refunds,
+       coalesce(r.refunds, 0) as refunds,
        coalesce(r.gross_revenue, 0) as gross_revenue, coalesce(r.refunded, 0) as refunded,
        coalesce(r.net_revenue, 0) as net_revenue
 from fct_networks n

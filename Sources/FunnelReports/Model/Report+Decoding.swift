@@ -35,7 +35,7 @@ extension NetworkRow {
                   roasD30: try row.number("roas_d30"), paybackDay: try row.optionalInt("payback_day"),
                   paybackBasis: try row.optionalText("payback_basis"), kFactor: try row.number("k_factor"),
                   verdict: try row.text("verdict"), reason: try row.text("reason"),
-                  purchases: try row.int("purchases"), refunds: try row.int("refunds"),
+                  refunds: try row.int("refunds"),
                   grossRevenue: try row.money("gross_revenue") ?? 0, refunded: try row.money("refunded") ?? 0,
                   netRevenue: try row.money("net_revenue") ?? 0)
     }

@@ -337,16 +337,15 @@ public struct NetworkRow: Sendable, Codable, Equatable {
     public var paybackBasis: String?
     public var kFactor: Double?
     public var verdict, reason: String
-    /// Revenue to date as the LTV counts it (USD x revenue share; `fct_revenue`): the purchases
-    /// and their gross, the refunds and the amount refunded, and the net (gross - refunded).
-    public var purchases: Int = 0
+    /// Revenue as the LTV counts it (days 0 to max_day, USD x revenue share; `fct_revenue`): the
+    /// purchases' gross, the refunds and the amount refunded, and the net (gross - refunded).
     public var refunds: Int = 0
     public var grossRevenue: Decimal = 0
     public var refunded: Decimal = 0
     public var netRevenue: Decimal = 0
 
     private enum CodingKeys: String, CodingKey {
-        case purchases, refunds, refunded
+        case refunds, refunded
         case grossRevenue = "gross_revenue"
         case netRevenue = "net_revenue"
         case network, installs

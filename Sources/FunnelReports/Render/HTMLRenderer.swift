@@ -38,10 +38,10 @@ public enum HTMLRenderer {
                     ?? Formatting.paybackBeyond(row.paybackBasis) ?? Formatting.missing,
                  Recommendations.label(row.verdict), row.reason]
             }))
-        body += section("Revenue to date (USD × revenue share; refunds netted)", table(
-            ["network", "purchases", "gross", "refunds", "refunded", "net"],
+        body += section("Revenue (days 0 to max_day, USD × revenue share; refunds netted)", table(
+            ["network", "gross", "refunds", "refunded", "net"],
             report.networks.map { row in
-                [row.network, Formatting.grouped(row.purchases), Formatting.money(row.grossRevenue),
+                [row.network, Formatting.money(row.grossRevenue),
                  Formatting.grouped(row.refunds), Formatting.money(row.refunded), Formatting.money(row.netRevenue)]
             }))
         body += section("Funnel", Charts.funnel(report.funnel.filter {

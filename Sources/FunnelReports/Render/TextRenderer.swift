@@ -120,15 +120,15 @@ public enum TextRenderer {
         revenue(report, &out)
     }
 
-    /// Revenue to date per network: purchases, refunds and what is left of them (docs/metrics.md,
-    /// "Gross, refunds and net revenue").
+    /// Revenue per network over the days the LTV counts: purchases, refunds and what is left of
+    /// them (docs/metrics.md, "Gross, refunds and net revenue").
     private static func revenue(_ report: Report, _ out: inout TextBuilder) {
-        out.section("REVENUE TO DATE (USD x revenue share; refunds netted)")
+        out.section("REVENUE (days 0 to max_day, USD x revenue share; refunds netted)")
         let rows = report.networks.map { row in
-            [row.network, Formatting.grouped(row.purchases), Formatting.money(row.grossRevenue),
+            [row.network, Formatting.money(row.grossRevenue),
              Formatting.grouped(row.refunds), Formatting.money(row.refunded), Formatting.money(row.netRevenue)]
         }
-        out.table(["network", "purchases", "gross", "refunds", "refunded", "net"], rows)
+        out.table(["network", "gross", "refunds", "refunded", "net"], rows)
     }
 
     private static func funnel(_ report: Report, _ out: inout TextBuilder) {

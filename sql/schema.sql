@@ -1244,10 +1244,16 @@ create view dash_networks as
  SELECT n.app_id, n.network, n.installs, n.paid_installs, n.spend, n.cpi, n.ltv_d7, n.ltv_d30,
     n.ltv_projected_d180, n.ltv_d180_low, n.ltv_d180_high, n.roas_d7, n.roas_d30, n.payback_day,
     n.payback_basis, n.k_factor, n.verdict, n.reason,
-    COALESCE(r.gross_revenue, 0::numeric) AS gross_revenue,
-    COALESCE(r.refunded, 0::numeric) AS refunded, COALESCE(r.net_revenue, 0::numeric) AS net_revenue
-   FROM fct_networks n
-     LEFT JOIN fct_revenue r ON r.app_id = n.app_id AND r.network = n.network;
+    COALESCE(( SELECT r.gross_revenue
+           FROM fct_revenue r
+          WHERE r.app_id = n.app_id AND r.network = n.network), 0::numeric) AS gross_revenue,
+    COALESCE(( SELECT r.refunded
+           FROM fct_revenue r
+          WHERE r.app_id = n.app_id AND r.network = n.network), 0::numeric) AS refunded,
+    COALESCE(( SELECT r.net_revenue
+           FROM fct_revenue r
+          WHERE r.app_id = n.app_id AND r.network = n.network), 0::numeric) AS net_revenue
+   FROM fct_networks n;
 
 create view dash_retention as
  SELECT (r.cohort_date::timestamp without time zone AT TIME ZONE 'UTC'::text) AS "time", r.app_id,

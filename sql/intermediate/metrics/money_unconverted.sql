@@ -21,6 +21,7 @@ with purchases as (
     from raw_purchases p
     join rate_changes rc on rc.currency = p.currency
                         and p.purchased_at >= rc.changed_from::timestamp at time zone 'UTC'
+    where exists (select 1 from rate_changes)  -- a one-time filter: no pass over the purchases without changes
     union all
     select p.app_id, p.currency, p.revenue, (p.purchased_at at time zone 'UTC')::date
     from raw_purchases p

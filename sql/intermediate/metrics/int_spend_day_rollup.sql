@@ -1,6 +1,8 @@
 -- int_spend_day_rollup: rebuilds spend (USD), impressions and clicks for the scope's dates and
 -- the spend dates the run's new files touch.
--- Spend in a currency without a rate counts as 0 USD (compute's checks list such rows).
+-- Spend is converted at its currency's rate of the spend date (currency_rate_days, else the
+-- currency's span: currency_rate_days.sql); spend without a rate counts as 0 USD here and is
+-- listed in money_unconverted (money_unconverted.sql), which compute, status and reports name.
 -- A day's spend is the sum of its hour rows; a row without an hour counts only when its (date,
 -- network, campaign, country) has no hour rows (hour rows carry the day in more detail).
 -- Grain: one row per (app_id, spend_date, network, campaign, country). Reads: compute_scope, spend_scope,

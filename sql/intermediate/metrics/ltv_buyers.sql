@@ -8,6 +8,9 @@
 -- each buyer's own value (fct_user_value).
 -- Refunds (negative revenue) are no purchases: the per-user model counts purchases and their gross
 -- revenue; the cohorts' revenue, LTV and ROAS are net of refunds (scope_user_days.sql).
+-- A purchase is converted at its currency's rate of its UTC date (currency_rate_days, else the
+-- currency's span: currency_rate_days.sql); money without a rate counts 0 and is listed in
+-- money_unconverted.
 -- Grain: one row per (app_id, user_id) with purchases. Reads: int_user_facts, raw_purchases,
 -- currency_rate_days, currency_rate_spans, compute_settings, compute_state.
 with settings as (

@@ -3,6 +3,9 @@
 -- install from their facts, with the window's reinstalls counted). scope_user_activity.sql then sums the
 -- new days per user, and scope_user_state.fold.sql and int_user_facts.fold.sql add that to the state
 -- the facts keep: nothing reads the users' earlier rows, so a fold costs what the new rows hold.
+-- A purchase is converted at its currency's rate of its UTC date (currency_rate_days, else the
+-- currency's span: currency_rate_days.sql); money without a rate counts 0 and is listed in
+-- money_unconverted.
 -- Grain: delta_new_days one row per (app_id, user_id, day_n) the window touches; scope_installs
 -- one row per delta user. Reads: delta_users, delta_old_facts, compute_window, raw_installs,
 -- raw_opens, raw_retention, raw_purchases, raw_invites, currency_rate_days, currency_rate_spans, compute_settings. Rows

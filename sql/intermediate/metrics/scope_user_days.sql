@@ -2,6 +2,9 @@
 -- were active (install day, an open, or an attribution partner's retention row), revenue in USD
 -- times the revenue share, purchases, invites sent, and the event times later steps need.
 -- Events before the install moment are ignored.
+-- A purchase is converted at its currency's rate of its UTC date (currency_rate_days, else the
+-- currency's span: currency_rate_days.sql); money without a rate counts 0 and is listed in
+-- money_unconverted.
 -- Grain: one row per (app_id, user_id, day_n). Reads: scope_installs, raw_opens, raw_retention,
 -- raw_purchases, raw_invites, currency_rate_days, currency_rate_spans, compute_settings.
 -- Revenue is cast to the column's numeric(20,6) in the select: Citus writes the rows of an insert

@@ -2,6 +2,9 @@
 -- revenue share, summed and rounded as scope_user_days.sql sums a day's (numeric, exact), for the
 -- client's pass over the whole history (UserDaysTable), which adds these sums into its cells.
 -- Purchases are few beside the other events, so their sums stay in SQL.
+-- A purchase is converted at its currency's rate of its UTC date (currency_rate_days, else the
+-- currency's span: currency_rate_days.sql); money without a rate counts 0 and is listed in
+-- money_unconverted.
 -- Grain: one row per (app_id, user_id, day_n) with a purchase. Reads: scope_installs,
 -- raw_purchases, currency_rate_days, currency_rate_spans, compute_settings.
 with settings as (

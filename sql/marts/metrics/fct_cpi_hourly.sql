@@ -1,6 +1,6 @@
 -- fct_cpi_hourly: per paid network, CPI by hour of day over the days whose ad_spend rows carry an
 -- hour (docs/metrics.md, "CPI by hour of day"). An hour's spend is the USD sum of the hour rows
--- (spend in a currency without a rate counts as 0, as in int_spend_day_rollup); its paid
+-- at the rate of the spend date (spend without a rate counts as 0, as in int_spend_day_rollup); its paid
 -- installs are the paid first installs of the same (date, network, campaign, country) keys whose
 -- install time, in the reporting time zone, falls in that hour. cpi = spend / paid installs (NULL
 -- when either is 0); cpi_index = cpi over the network's CPI across all its hours. Rebuilt whole on

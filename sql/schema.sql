@@ -100,6 +100,24 @@ alter table computed_under add constraint computed_under_day_rule_check CHECK ((
 alter table computed_under add constraint computed_under_lane_check CHECK ((lane = ANY (ARRAY['metrics'::text, 'friction'::text])));
 alter table computed_under add constraint computed_under_pkey PRIMARY KEY (lane);
 
+create table currency_rate_days (
+    currency text not null,
+    day date not null,
+    usd_per_unit numeric(20,10) not null
+);
+
+alter table currency_rate_days add constraint currency_rate_days_pkey PRIMARY KEY (currency, day);
+
+create table currency_rate_spans (
+    currency text not null,
+    first_day date,
+    last_day date,
+    before_usd numeric(20,10),
+    after_usd numeric(20,10)
+);
+
+alter table currency_rate_spans add constraint currency_rate_spans_pkey PRIMARY KEY (currency);
+
 create table currency_rates (
     currency text not null,
     usd_per_unit numeric(20,10) not null,
@@ -109,6 +127,14 @@ create table currency_rates (
 alter table currency_rates add constraint currency_rates_currency_check CHECK ((currency ~ '^[A-Z]{3}$'::text));
 alter table currency_rates add constraint currency_rates_pkey PRIMARY KEY (currency);
 alter table currency_rates add constraint currency_rates_usd_per_unit_check CHECK ((usd_per_unit > (0)::numeric));
+
+create table currency_rates_built (
+    singleton boolean not null default true,
+    fingerprint text not null
+);
+
+alter table currency_rates_built add constraint currency_rates_built_pkey PRIMARY KEY (singleton);
+alter table currency_rates_built add constraint currency_rates_built_singleton_check CHECK (singleton);
 
 create table dashboard_views (
     name text not null,
@@ -481,6 +507,17 @@ create table fct_retention_summary (
 
 alter table fct_retention_summary add constraint fct_retention_summary_pkey PRIMARY KEY (app_id, mode, network, day);
 
+create table fct_revenue (
+    app_id text not null,
+    network text not null,
+    refunds bigint not null,
+    gross_revenue numeric not null,
+    refunded numeric not null,
+    net_revenue numeric not null
+);
+
+alter table fct_revenue add constraint fct_revenue_pkey PRIMARY KEY (app_id, network);
+
 create table fct_spend_response (
     app_id text not null,
     network text not null,
@@ -540,16 +577,6 @@ create table friction_files (
 
 alter table friction_files add constraint friction_files_pkey PRIMARY KEY (file_id);
 
-create table identity_links (
-    app_id text not null,
-    device_id text not null,
-    user_id text not null,
-    file_id bigint not null,
-    linked_at timestamp with time zone not null default now()
-);
-
-alter table identity_links add constraint identity_links_pkey PRIMARY KEY (app_id, device_id);
-
 create table ingest_files (
     file_id bigint not null default nextval('ingest_files_file_id_seq'::regclass),
     path text not null,
@@ -572,12 +599,7 @@ create table ingest_files (
     lines bigint,
     header_lines bigint,
     blank_lines bigint,
-    continuation_lines bigint,
-    app_time_zones jsonb,
-    default_tz text,
-    max_reject_share double precision,
-    ranks_as bigint,
-    superseded_at timestamp with time zone
+    continuation_lines bigint
 );
 
 alter table ingest_files add constraint ingest_files_pkey PRIMARY KEY (file_id);
@@ -585,7 +607,7 @@ alter table ingest_files add constraint ingest_files_status_check CHECK ((status
 
 CREATE INDEX ingest_files_claim ON funnel.ingest_files USING btree (status, enqueued_at, file_id) WHERE (status = ANY (ARRAY['queued'::text, 'loading'::text]));
 CREATE INDEX ingest_files_claimable ON funnel.ingest_files USING btree (enqueued_at) WHERE (status = ANY (ARRAY['queued'::text, 'loading'::text]));
-CREATE UNIQUE INDEX ingest_files_live_content ON funnel.ingest_files USING btree (content_sha256) WHERE ((status = ANY (ARRAY['queued'::text, 'loading'::text, 'loaded'::text])) AND (superseded_at IS NULL));
+CREATE UNIQUE INDEX ingest_files_live_content ON funnel.ingest_files USING btree (content_sha256) WHERE (status = ANY (ARRAY['queued'::text, 'loading'::text, 'loaded'::text]));
 
 create table ingest_rejects (
     reject_id bigint not null default nextval('ingest_rejects_reject_id_seq'::regclass),
@@ -846,6 +868,18 @@ create table int_user_retention (
 
 alter table int_user_retention add constraint int_user_retention_pkey PRIMARY KEY (app_id, retention, user_id, cohort_period);
 
+create table money_unconverted (
+    app_id text not null,
+    source text not null,
+    currency text not null,
+    day date not null,
+    rows bigint not null,
+    amount numeric not null
+);
+
+alter table money_unconverted add constraint money_unconverted_pkey PRIMARY KEY (app_id, source, currency, day);
+alter table money_unconverted add constraint money_unconverted_source_check CHECK ((source = ANY (ARRAY['purchases'::text, 'ad_spend'::text])));
+
 create table raw_ad_spend (
     app_id text not null,
     spend_date date not null,
@@ -865,6 +899,17 @@ alter table raw_ad_spend add constraint raw_ad_spend_key UNIQUE NULLS NOT DISTIN
 
 CREATE INDEX raw_ad_spend_by_file ON ONLY funnel.raw_ad_spend USING btree (file_id);
 
+create table raw_currency_rates (
+    rate_date date not null,
+    currency text not null,
+    usd_per_unit numeric(20,10) not null,
+    file_id bigint not null
+);
+
+alter table raw_currency_rates add constraint raw_currency_rates_currency_check CHECK ((currency ~ '^[A-Z]{3}$'::text));
+alter table raw_currency_rates add constraint raw_currency_rates_pkey PRIMARY KEY (currency, rate_date);
+alter table raw_currency_rates add constraint raw_currency_rates_usd_per_unit_check CHECK ((usd_per_unit > (0)::numeric));
+
 create table raw_events (
     event_id text not null,
     app_id text not null,
@@ -872,8 +917,7 @@ create table raw_events (
     event text not null,
     occurred_at timestamp with time zone not null,
     properties jsonb,
-    file_id bigint not null,
-    device_id text
+    file_id bigint not null
 ) partition by RANGE (occurred_at);
 
 CREATE INDEX raw_events_by_file ON ONLY funnel.raw_events USING btree (file_id);
@@ -898,8 +942,7 @@ create table raw_installs (
     campaign text,
     referrer_user_id text,
     invite_id text,
-    file_id bigint not null,
-    device_id text
+    file_id bigint not null
 ) partition by RANGE (installed_at);
 
 alter table raw_installs add constraint raw_installs_pkey PRIMARY KEY (app_id, event_id, installed_at);
@@ -914,13 +957,11 @@ create table raw_invites (
     invite_id text not null,
     sent_at timestamp with time zone not null,
     channel text,
-    file_id bigint not null,
-    device_id text
+    file_id bigint not null
 ) partition by RANGE (sent_at);
 
 CREATE INDEX raw_invites_by_file ON ONLY funnel.raw_invites USING btree (file_id);
 CREATE INDEX raw_invites_by_invite ON ONLY funnel.raw_invites USING btree (app_id, invite_id);
-CREATE INDEX raw_invites_device_people ON ONLY funnel.raw_invites USING btree (app_id, user_id) WHERE (user_id ~~ 'device:%'::text);
 
 create unlogged table raw_invites_keys (
     app_id text not null,
@@ -935,12 +976,10 @@ create table raw_opens (
     user_id text not null,
     opened_at timestamp with time zone not null,
     session_seconds integer,
-    file_id bigint not null,
-    device_id text
+    file_id bigint not null
 ) partition by RANGE (opened_at);
 
 CREATE INDEX raw_opens_by_file ON ONLY funnel.raw_opens USING btree (file_id);
-CREATE INDEX raw_opens_device_people ON ONLY funnel.raw_opens USING btree (app_id, user_id) WHERE (user_id ~~ 'device:%'::text);
 
 create unlogged table raw_opens_keys (
     app_id text not null,
@@ -957,12 +996,11 @@ create table raw_purchases (
     revenue numeric(20,6) not null,
     currency text not null default 'USD'::text,
     product_id text,
-    file_id bigint not null,
-    device_id text
+    file_id bigint not null
 ) partition by RANGE (purchased_at);
 
 CREATE INDEX raw_purchases_by_file ON ONLY funnel.raw_purchases USING btree (file_id);
-CREATE INDEX raw_purchases_device_people ON ONLY funnel.raw_purchases USING btree (app_id, user_id) WHERE (user_id ~~ 'device:%'::text);
+CREATE INDEX raw_purchases_refunds ON ONLY funnel.raw_purchases USING btree (app_id, user_id) WHERE (revenue < (0)::numeric);
 
 create unlogged table raw_purchases_keys (
     app_id text not null,
@@ -977,12 +1015,10 @@ create table raw_retention (
     user_id text not null,
     day integer not null,
     reported_at timestamp with time zone not null,
-    file_id bigint not null,
-    device_id text
+    file_id bigint not null
 ) partition by RANGE (reported_at);
 
 CREATE INDEX raw_retention_by_file ON ONLY funnel.raw_retention USING btree (file_id);
-CREATE INDEX raw_retention_device_people ON ONLY funnel.raw_retention USING btree (app_id, user_id) WHERE (user_id ~~ 'device:%'::text);
 
 create unlogged table raw_retention_keys (
     app_id text not null,
@@ -998,8 +1034,7 @@ create table raw_steps (
     occurred_at timestamp with time zone not null,
     step text not null,
     screen text,
-    file_id bigint not null,
-    device_id text
+    file_id bigint not null
 ) partition by RANGE (occurred_at);
 
 CREATE INDEX raw_steps_by_file ON ONLY funnel.raw_steps USING btree (file_id);
@@ -1044,8 +1079,7 @@ create table raw_ux (
     caret_y real,
     screen_w real,
     screen_h real,
-    file_id bigint not null,
-    device_id text
+    file_id bigint not null
 ) partition by RANGE (occurred_at);
 
 CREATE INDEX raw_ux_by_file ON ONLY funnel.raw_ux USING btree (file_id);
@@ -1087,6 +1121,7 @@ UNION ALL
     raw_purchases.user_id, 'purchase'::text AS event, raw_purchases.purchased_at AS occurred_at,
     jsonb_strip_nulls(jsonb_build_object('revenue', raw_purchases.revenue, 'currency', raw_purchases.currency, 'product_id', raw_purchases.product_id)) AS properties
    FROM raw_purchases
+  WHERE raw_purchases.revenue >= 0::numeric
 UNION ALL
  SELECT 'invites'::text AS kind, raw_invites.app_id, raw_invites.event_id, raw_invites.user_id,
     'invite_sent'::text AS event, raw_invites.sent_at AS occurred_at,
@@ -1208,7 +1243,16 @@ create view dash_ltv_cpi as
 create view dash_networks as
  SELECT n.app_id, n.network, n.installs, n.paid_installs, n.spend, n.cpi, n.ltv_d7, n.ltv_d30,
     n.ltv_projected_d180, n.ltv_d180_low, n.ltv_d180_high, n.roas_d7, n.roas_d30, n.payback_day,
-    n.payback_basis, n.k_factor, n.verdict, n.reason
+    n.payback_basis, n.k_factor, n.verdict, n.reason,
+    COALESCE(( SELECT r.gross_revenue
+           FROM fct_revenue r
+          WHERE r.app_id = n.app_id AND r.network = n.network), 0::numeric) AS gross_revenue,
+    COALESCE(( SELECT r.refunded
+           FROM fct_revenue r
+          WHERE r.app_id = n.app_id AND r.network = n.network), 0::numeric) AS refunded,
+    COALESCE(( SELECT r.net_revenue
+           FROM fct_revenue r
+          WHERE r.app_id = n.app_id AND r.network = n.network), 0::numeric) AS net_revenue
    FROM fct_networks n;
 
 create view dash_retention as
@@ -1311,6 +1355,18 @@ AS $function$
         when day_rule = 'hours24' then installed_at + day * interval '24 hours'
         else ((timezone(time_zone, installed_at))::date + day)::timestamp at time zone time_zone
     end
+$function$
+;
+
+CREATE OR REPLACE FUNCTION funnel.currency_rates_fingerprint()
+ RETURNS text
+ LANGUAGE sql
+ STABLE
+AS $function$
+    select concat_ws('/',
+        (select concat_ws(':', count(*), max(file_id), sum(usd_per_unit)) from raw_currency_rates),
+        (select md5(coalesce(string_agg(currency || '=' || usd_per_unit::text, ',' order by currency), ''))
+         from currency_rates))
 $function$
 ;
 

@@ -12,6 +12,11 @@ public enum FieldType: Sendable, Hashable {
     case count
     /// A decimal amount of money >= 0.
     case money
+    /// A decimal amount of money that may be negative: a purchase's `revenue`, negative for a
+    /// refund (the amount refunded).
+    case signedMoney
+    /// An exchange rate: a decimal > 0 with at most 10 decimal places.
+    case rate
     /// A finite decimal number (UI geometry in window points).
     case real
     /// `true` or `false` (also `1`/`0`).
@@ -104,7 +109,7 @@ extension EventKind {
         case .purchases:
             Self.eventHeader + [
                 FieldSpec("purchased_at", .timestamp, required: true),
-                FieldSpec("revenue", .money, required: true),
+                FieldSpec("revenue", .signedMoney, required: true),
                 FieldSpec("currency", .currency, required: false),
                 FieldSpec("product_id", .identifier, required: false),
             ]
@@ -154,6 +159,12 @@ extension EventKind {
                 FieldSpec("event", .identifier, required: true),
                 FieldSpec("occurred_at", .timestamp, required: true),
                 FieldSpec("properties", .properties, required: false),
+            ]
+        case .currencyRates:
+            [
+                FieldSpec("date", .date, required: true),
+                FieldSpec("currency", .currency, required: true),
+                FieldSpec("usd_per_unit", .rate, required: true),
             ]
         }
     }

@@ -16,6 +16,7 @@ public enum InputContract {
         case .steps: "an onboarding step a user reached"
         case .ux: "UI telemetry: keyboard, rotation, errors, permissions, screen views"
         case .events: "a custom product event: a name, a time and a JSON object of properties"
+        case .currencyRates: "a currency's rate in USD from a date on (or the ECB's reference-rate CSV as published)"
         }
     }
 
@@ -28,6 +29,8 @@ public enum InputContract {
         case .date: "date (YYYY-MM-DD)"
         case .count: "whole number >= 0"
         case .money: "decimal amount >= 0"
+        case .signedMoney: "decimal amount (negative for a refund)"
+        case .rate: "decimal > 0, at most 10 decimal places"
         case .real: "decimal number"
         case .boolean: "true or false (1 or 0)"
         case .country: "ISO 3166-1 alpha-2 country code (DE)"
@@ -50,6 +53,12 @@ public enum InputContract {
         if kind == .adSpend && field.name == "hour" {
             return "hour of the day, 0-23, in the reporting time zone like date; a day's hour rows add up to its "
                 + "spend, and replace a row without an hour for the same date, network, campaign and country"
+        }
+        if kind == .currencyRates && field.name == "date" {
+            return "date (YYYY-MM-DD): the rate holds from this date until the currency's next dated rate"
+        }
+        if kind == .currencyRates && field.name == "usd_per_unit" {
+            return "US dollars per unit of the currency: decimal > 0, at most 10 decimal places"
         }
         return describe(field.type)
     }
@@ -88,6 +97,13 @@ public enum InputContract {
         }
         lines.append("")
         lines.append("CSV header: " + kind.fieldNames.joined(separator: ","))
+        if kind == .currencyRates {
+            lines.append("")
+            lines.append("Also read as published: the European Central Bank's reference-rate CSV (eurofxref-hist.csv,")
+            lines.append("eurofxref.csv), told by its header Date,USD,JPY,...: each currency's units per euro, turned into")
+            lines.append("USD per unit with the same date's USD rate. A currency without a rate counts in no metric;")
+            lines.append("reports and funnel status name it.")
+        }
         return lines.joined(separator: "\n")
     }
 }

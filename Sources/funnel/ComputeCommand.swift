@@ -86,6 +86,9 @@ struct ComputeCommand: ParsableCommand {
             print("friction: \(friction.sessionsScanned) session(s) scanned, \(friction.pairsTested) (screen, type) pair(s) "
                 + "tested, \(friction.flagged.count) flagged" + String(format: " in %.2f s", friction.seconds))
         }
+        for money in summary.unconverted {
+            print("warning: \(money.appID): \(money.notice)")
+        }
         if !summary.failedChecks.isEmpty {
             print("warning: invariant checks found offending rows: \(summary.failedChecks.joined(separator: ", "))")
         }

@@ -22,9 +22,9 @@ struct EventKindTests {
         #expect(EventKind(fileName: name) == nil)
     }
 
-    @Test("every kind but ad_spend is deduplicated by event_id, and lists it first")
+    @Test("every kind but ad_spend and currency_rates is deduplicated by event_id, and lists it first")
     func eventKindsCarryEventID() {
-        let eventKinds = EventKind.allCases.filter { $0 != .adSpend }
+        let eventKinds = EventKind.allCases.filter { $0 != .adSpend && $0 != .currencyRates }
         for kind in eventKinds {
             #expect(kind.isEvent, "\(kind)")
             #expect(kind.fieldNames.prefix(3) == ["event_id", "app_id", "user_id"], "\(kind)")
@@ -34,6 +34,8 @@ struct EventKindTests {
         #expect(!EventKind.adSpend.isEvent)
         #expect(!EventKind.adSpend.fieldNames.contains("event_id"))
         #expect(!EventKind.adSpend.namesPeople && !EventKind.adSpend.fieldNames.contains("device_id"))
+        #expect(!EventKind.currencyRates.isEvent)
+        #expect(!EventKind.currencyRates.fieldNames.contains("event_id"))
     }
 
     @Test("every kind's time field is one of its required fields")

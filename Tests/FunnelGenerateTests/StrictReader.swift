@@ -132,7 +132,7 @@ struct StrictReader {
         case .timestamp: return parseTimestamp(value) != nil
         case .date: return CivilTime.days(parsing: value) != nil
         case .count: return !value.isEmpty && value.allSatisfy(\.isASCIIDigit)
-        case .money:
+        case .money, .signedMoney, .rate:
             let parts = value.split(separator: ".", omittingEmptySubsequences: false)
             return parts.count <= 2 && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isASCIIDigit) }
         case .real: return Double(value)?.isFinite == true

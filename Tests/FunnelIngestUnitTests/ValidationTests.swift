@@ -101,9 +101,26 @@ struct ValidationTests {
         #expect(try jsonOutcome(.opens, #"{"event_id":"e","app_id":"a","user_id":"u","opened_at":"2024-05-01T10:00:00Z","session_seconds":30.0}"#)["session_seconds"] == "30")
     }
 
-    @Test("money is a non-negative decimal with at most 6 decimal places, below 10^12")
+    @Test("an exchange rate is a decimal above 0 with at most 10 decimal places")
+    func rate() throws {
+        #expect(try outcome(.currencyRates, ["usd_per_unit": "0.0065271534"])["usd_per_unit"] == "0.0065271534")
+        #expect(try outcome(.currencyRates, ["usd_per_unit": "1.50"])["usd_per_unit"] == "1.5")
+        #expect(try outcome(.currencyRates, ["usd_per_unit": "0"]).reason == "usd_per_unit: \"0\" is not above 0")
+        #expect(try outcome(.currencyRates, ["usd_per_unit": "-1"]).reason == "usd_per_unit: \"-1\" is negative")
+        #expect(try outcome(.currencyRates, ["usd_per_unit": "1e-11"]).reason
+            == "usd_per_unit: \"1e-11\" has more than 10 decimal places")
+        #expect(try outcome(.currencyRates, ["usd_per_unit": "1000000000"]).reason
+            == "usd_per_unit: \"1000000000\" is larger than 999999999.9999999999")
+        #expect(try outcome(.currencyRates, ["currency": "XYZ"]).reason == "currency: \"XYZ\" is not an ISO 4217 currency code")
+        #expect(try outcome(.currencyRates, ["date": "2024-02-30"]).reason == "date: \"2024-02-30\" is not a date (use YYYY-MM-DD)")
+    }
+
+    @Test("money is a decimal with at most 6 decimal places, below 10^12; non-negative but a purchase's revenue (a refund)")
     func money() throws {
-        #expect(try outcome(.purchases, ["revenue": "-3.50"]).reason == "revenue: \"-3.50\" is negative")
+        #expect(try outcome(.adSpend, ["spend": "-3.50"]).reason == "spend: \"-3.50\" is negative")
+        #expect(try outcome(.purchases, ["revenue": "-3.50"])["revenue"] == "-3.5")
+        #expect(try outcome(.purchases, ["revenue": "-1000000000000"]).reason
+            == "revenue: \"-1000000000000\" is larger than 999999999999.999999")
         #expect(try outcome(.purchases, ["revenue": "1.1234567"]).reason == "revenue: \"1.1234567\" has more than 6 decimal places")
         #expect(try outcome(.purchases, ["revenue": "1.1234560"])["revenue"] == "1.123456")
         #expect(try outcome(.purchases, ["revenue": "abc"]).reason == "revenue: \"abc\" is not a decimal number")

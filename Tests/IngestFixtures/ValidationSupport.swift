@@ -19,6 +19,7 @@ public let validRows: [EventKind: [String: String]] = [
           "occurred_at": "2024-05-01T10:00:00Z", "screen": "signup", "type": "screen_view"],
     .events: ["event_id": "e1", "app_id": "app", "user_id": "u1", "event": "signup_started",
               "occurred_at": "2024-05-01T10:00:00Z", "properties": #"{"method":"email"}"#],
+    .currencyRates: ["date": "2024-05-01", "currency": "CHF", "usd_per_unit": "1.1"],
 ]
 
 public enum Outcome: Equatable {

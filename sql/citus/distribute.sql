@@ -24,6 +24,9 @@ begin
     for item in
         select name, kind from (values
             ('currency_rates', 'reference'),
+            ('raw_currency_rates', 'reference'),
+            ('currency_rate_days', 'reference'),
+            ('currency_rate_spans', 'reference'),
             ('compute_app_inputs', 'reference'),
             ('compute_funnels', 'reference'),
             ('compute_funnel_breakdowns', 'reference'),

@@ -52,6 +52,9 @@ create temp table if not exists stage_events (
 create temp table if not exists stage_identity_moves (
     app_id text not null, device_id text not null, user_id text not null, primary key (app_id, device_id));
 
+create temp table if not exists stage_currency_rates (
+    rate_date date, currency text, usd_per_unit numeric(20,10));
+
 create temp table if not exists stage_rejects (
     line bigint, kind text, raw text, reason text);
 

@@ -97,6 +97,10 @@ public struct ComputeEngine: Sendable {
             let windowFiles = try connection.query(SQLCatalog.text("bookkeeping/metrics/window_files.sql")).scalar(Int.self)
             let scopeFile = full ? "intermediate/metrics/scope.full.sql" : "intermediate/metrics/scope.dirty.sql"
             try connection.query(SQLCatalog.text(scopeFile), [options.from, options.to])
+            let rateChanges = try refreshRates(connection)
+            if rateChanges > 0 && !wholeHistory {
+                try timed("scope_rates") { try connection.execute(SQLCatalog.text("intermediate/metrics/scope.rates.sql")) }
+            }
             var users = 0
             var foldedUsers = 0
             if windowFiles > 0 && !wholeHistory {
@@ -116,6 +120,16 @@ public struct ComputeEngine: Sendable {
                 try timed("int_spend_day_rollup") {
                     try connection.execute(SQLCatalog.text("intermediate/metrics/int_spend_day_rollup.sql"))
                 }
+            }
+            try timed("money_unconverted") {
+                try connection.execute(SQLCatalog.text(
+                    wholeHistory ? "intermediate/metrics/money_unconverted.full.sql" : "intermediate/metrics/money_unconverted.sql"))
+            }
+            let unconverted = try Self.unconvertedMoney(connection)
+            for money in unconverted {
+                logger.warning("money without an exchange rate", metadata: [
+                    "compute.app": .string(money.appID), "compute.unconverted": .string(money.notice),
+                ])
             }
             try connection.execute(SQLCatalog.text("bookkeeping/metrics/fold_files.sql"))
             if !funnelPointsBuilt { try updateFunnelPoints(connection, wholeHistory: wholeHistory) }
@@ -138,7 +152,7 @@ public struct ComputeEngine: Sendable {
                 mode: full ? "full" : "incremental", configurationChanged: changed, cohortDaysRebuilt: cohortDays,
                 usersRebuilt: users + foldedUsers, seconds: Date().timeIntervalSince(started),
                 dayRule: configuration.dayRule.label, timeZone: configuration.timeZone, failedChecks: failed,
-                frictionScope: frictionScope)
+                frictionScope: frictionScope, unconverted: unconverted)
         }
     }
 
@@ -158,6 +172,27 @@ public struct ComputeEngine: Sendable {
             return FrictionScope(from: from, to: options.to)
         }
         return .impactOnly
+    }
+
+    /// Rebuilds the day-by-day exchange rates (`currency_rate_days.sql`) when the loaded or the
+    /// undated rates differ from those they were last built from, listing in `rate_changes` the
+    /// first changed date of each currency; returns how many currencies changed (0 when nothing
+    /// was rebuilt). Cheap when nothing changed: a fingerprint of both tables.
+    private func refreshRates(_ connection: PostgresConnection) throws -> Int {
+        let stale = try connection.query(
+            "select currency_rates_fingerprint() is distinct from (select fingerprint from currency_rates_built)"
+        ).scalar(Bool.self)
+        guard stale else { return 0 }
+        try timed("currency_rate_days") { try connection.execute(SQLCatalog.text("intermediate/metrics/currency_rate_days.sql")) }
+        return try connection.query("select count(*) from rate_changes").scalar(Int.self)
+    }
+
+    /// The money compute could not convert to USD, per app, source and currency
+    /// (`reports/money_unconverted.sql`), for every app or one.
+    public static func unconvertedMoney(_ connection: PostgresConnection, app: String? = nil) throws -> [UnconvertedMoney] {
+        try connection.query(SQLCatalog.text("reports/money_unconverted.sql"), [app]).rows.map { row in
+            try UnconvertedMoney(decoding: { try row.decode(String.self, column: $0) })
+        }
     }
 
     /// The run's `work_mem` (`hashInMemory`).
@@ -370,7 +405,7 @@ public struct ComputeEngine: Sendable {
         try timed("fct_retention") {
             try connection.query(SQLCatalog.text("marts/metrics/fct_retention.sql"), [!full])
         }
-        for step in ["fct_retention_summary", "fct_retention_brackets", "fct_regular_users", "fct_ltv"] {
+        for step in ["fct_retention_summary", "fct_retention_brackets", "fct_regular_users", "fct_ltv", "fct_revenue"] {
             try timed(step) { try connection.execute(SQLCatalog.text("marts/metrics/\(step).sql")) }
         }
         try timed("fct_cpi") { try connection.query(SQLCatalog.text("marts/metrics/fct_cpi.sql"), [!full]) }

@@ -1,3 +1,4 @@
+public import FunnelCore
 public import PostgresClient
 
 /// What one `funnel compute` run should do.
@@ -53,9 +54,11 @@ public struct ComputeSummary: Sendable, Codable, Equatable {
     /// waiting; `newFiles` for an unbounded run; with a range or a marked cohort day, by dates, or
     /// `impactOnly` when the new files hold no telemetry. Not part of the JSON summary.
     public var frictionScope: FrictionScope?
+    /// Money in a currency without a rate on its date, left out of the metrics (empty when none).
+    public var unconverted: [UnconvertedMoney] = []
 
     private enum CodingKeys: String, CodingKey {
-        case mode, configurationChanged, cohortDaysRebuilt, usersRebuilt, seconds, dayRule, timeZone, failedChecks
+        case mode, configurationChanged, cohortDaysRebuilt, usersRebuilt, seconds, dayRule, timeZone, failedChecks, unconverted
     }
 }
 

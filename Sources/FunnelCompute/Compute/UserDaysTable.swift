@@ -24,9 +24,11 @@ struct UserDaysTable {
         var hours24: Bool
     }
 
-    /// What an event is: the kinds `scope_user_events.stream.sql` sends, and the install.
+    /// What an event is: the kinds `scope_user_events.stream.sql` sends, and the install. A refund
+    /// (a purchase row with a negative revenue) is no purchase: it only makes its day one with
+    /// revenue (net of it).
     enum Kind: UInt8 {
-        case install = 0, open = 1, retention = 2, purchase = 3, invite = 4
+        case install = 0, open = 1, retention = 2, purchase = 3, invite = 4, refund = 5
     }
 
     /// A slice of a cohort: the day rollup's key without the day.
@@ -259,6 +261,8 @@ struct UserDaysTable {
                         purchaseTimes.append(at)
                     case .invite:
                         if day < settings.kfactorWindowDays { invitesSent += 1 }
+                    case .refund:
+                        break
                     }
                     position += 1
                 }

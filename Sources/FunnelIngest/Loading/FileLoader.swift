@@ -148,7 +148,7 @@ public final class FileLoader {
                 try connection.execute("analyze \(Self.stagingTable(kind))\(Self.analyzedColumns(kind))")
                 continue
             }
-            for run in Self.monthRuns(months) {
+            for run in Self.monthRuns(months) where kind.isPartitioned {
                 try connection.query("select ensure_month_partitions($1, $2::date, $3::date)",
                                      [kind.rawTable, Self.monthStart(run.lowerBound), Self.monthStart(run.upperBound)])
             }
@@ -278,7 +278,7 @@ public final class FileLoader {
             : "set local enable_hashjoin = on; set local enable_mergejoin = on"
     }
 
-    /// The merge statement of a kind: installs and ad_spend (no key table) have their own; the
+    /// The merge statement of a kind: installs, ad_spend and currency_rates (no key table) have their own; the
     /// other event kinds share one template filled with the kind's table and column names (fixed
     /// in code).
     static func mergeStatement(for kind: EventKind) -> String {

@@ -1,4 +1,5 @@
 import FunnelCore
+import Foundation
 
 extension InputFileReader {
     func reject(_ record: RecordScanner.Record, kind: EventKind?, reason: String, into sink: inout RowSink) {
@@ -29,6 +30,9 @@ extension InputFileReader {
 
     /// The field a column feeds, else its header name and position, for a reason about it.
     func columnName(_ column: Int) -> String {
+        if ecb != nil, column < columnNames.count {
+            return columnNames[column].trimmingCharacters(in: [" ", "\t"])
+        }
         if column < columnMap.count, columnMap[column] >= 0, let kind {
             return encoder.plans[kind.ordinal].specs[columnMap[column]].name
         }
@@ -49,7 +53,11 @@ extension InputFileReader {
     /// and the scanner resumes on its second line, so an unclosed quote costs one line.
     func processCSV(_ record: RecordScanner.Record, into sink: inout RowSink) {
         guard let kind else { return }
-        guard let reason = csvFailure(record, kind: kind, into: &sink) else {
+        let failure = { (record: RecordScanner.Record, sink: inout RowSink) -> String? in
+            if let ecb = self.ecb { return self.ecbFailure(record, layout: ecb, into: &sink) }
+            return self.csvFailure(record, kind: kind, into: &sink)
+        }
+        guard let reason = failure(record, &sink) else {
             continuationLines += record.lines - 1
             return
         }
@@ -63,7 +71,7 @@ extension InputFileReader {
         firstLine.bytes = UnsafeBufferPointer(rebasing: record.bytes[0..<length])
         firstLine.lines = 1
         firstLine.status = .unclosedQuote
-        let lineReason = csvFailure(firstLine, kind: kind, into: &sink) ?? reason
+        let lineReason = failure(firstLine, &sink) ?? reason
         reject(firstLine, kind: kind, reason: lineReason, into: &sink)
         scanner.resumeAfterFirstLine()
     }

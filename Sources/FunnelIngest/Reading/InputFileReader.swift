@@ -35,6 +35,8 @@ public final class InputFileReader {
     var columnMap: [Int] = []
     /// CSV: the header's column names, for rejection reasons about a column.
     var columnNames: [String] = []
+    /// currency_rates only: the ECB's layout, when the header is the ECB's (``ECBLayout``).
+    var ecb: ECBLayout?
     /// Lines accounted for: the header's, white-space NDJSON lines, and lines after the first of
     /// multi-line CSV records that loaded; and what earlier batches have already reported.
     private var headerLines: Int64 = 0
@@ -141,6 +143,14 @@ public final class InputFileReader {
         }
         columnNames = (0..<csv.fieldCount).map { column in
             csv.withField(column, of: header.bytes) { String(decoding: $0, as: UTF8.self) }
+        }
+        if kind == .currencyRates {
+            let detected = ECBLayout.detect(columnNames.map { $0.trimmingCharacters(in: [" ", "\t"]) })
+            if detected.missingUSD { throw FileRefusal.missingColumns(path: path, kind: kind, columns: ["USD"]) }
+            if let layout = detected.layout {
+                ecb = layout
+                return
+            }
         }
         let plan = encoder.plans[kind.ordinal]
         var seen = Set<Int>()

@@ -43,7 +43,7 @@ enum BinaryColumn: Sendable, Equatable {
             case .bigint: true
             default: false
             }
-        case .money, .properties: false
+        case .money, .signedMoney, .rate, .properties: false
         }
     }
 }

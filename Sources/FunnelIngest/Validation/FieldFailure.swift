@@ -26,6 +26,10 @@ enum FieldFailure: Error, Equatable {
     case tooLarge(limit: String)
     case notDecimal
     case tooManyDecimals
+    /// An exchange rate with more than 10 decimal places.
+    case tooManyRateDecimals
+    /// An exchange rate of 0.
+    case notPositive
     case notFinite
     case outOfRange
     case notBoolean
@@ -79,6 +83,8 @@ extension FieldFailure {
         case .tooLarge(let limit): return "\(name): \(shown) is larger than \(limit)"
         case .notDecimal: return "\(name): \(shown) is not a decimal number"
         case .tooManyDecimals: return "\(name): \(shown) has more than 6 decimal places"
+        case .tooManyRateDecimals: return "\(name): \(shown) has more than 10 decimal places"
+        case .notPositive: return "\(name): \(shown) is not above 0"
         case .notFinite: return "\(name): \(shown) is not a finite decimal number"
         case .outOfRange: return "\(name): \(shown) is out of range"
         case .notBoolean: return "\(name): \(shown) is not a boolean (use true/false or 1/0)"
@@ -101,7 +107,7 @@ extension FieldFailure {
         case .identifier, .text, .country, .currency, .oneOf: "a string"
         case .timestamp: "a timestamp string or epoch milliseconds"
         case .date: "a date string"
-        case .count, .money, .real: "a number"
+        case .count, .money, .signedMoney, .rate, .real: "a number"
         case .boolean: "a boolean"
         case .properties: "a JSON object"
         }

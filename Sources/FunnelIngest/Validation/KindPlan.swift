@@ -27,6 +27,8 @@ enum CompiledType {
     case date
     case count(limit: Int64)
     case money
+    case signedMoney
+    case rate
     case real
     case boolean
     case country
@@ -76,6 +78,8 @@ struct KindPlan {
             case .date: .date
             case .count: .count(limit: Self.countLimit(spec.name))
             case .money: .money
+            case .signedMoney: .signedMoney
+            case .rate: .rate
             case .real: .real
             case .boolean: .boolean
             case .country: .country
@@ -129,6 +133,7 @@ extension EventKind {
         case .steps: 6
         case .ux: 7
         case .events: 8
+        case .currencyRates: 9
         }
     }
 }

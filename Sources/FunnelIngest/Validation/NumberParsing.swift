@@ -1,4 +1,4 @@
-/// Hand-written parsers for the numeric field types: counts, money and real numbers.
+/// Hand-written parsers for the numeric field types: counts, money, exchange rates and real numbers.
 enum NumberParsing {
     /// A count: ASCII digits (an optional leading `+`), at most `limit`.
     static func count(_ p: UnsafeBufferPointer<UInt8>, limit: Int64) -> Result<Int64, FieldFailure> {
@@ -130,30 +130,86 @@ enum NumberParsing {
     /// Money: a non-negative decimal with at most 6 fractional digits, below 10^12; returned
     /// in millionths.
     static func money(_ p: UnsafeBufferPointer<UInt8>) -> Result<Int64, FieldFailure> {
+        switch signedMoney(p) {
+        case .success(let millionths) where millionths < 0: .failure(.negative)
+        case let other: other
+        }
+    }
+
+    /// Money that may be negative (a refund): a decimal with at most 6 fractional digits, its
+    /// magnitude below 10^12; returned in millionths.
+    static func signedMoney(_ p: UnsafeBufferPointer<UInt8>) -> Result<Int64, FieldFailure> {
+        switch scaled(p, places: 6, limit: 1_000_000_000_000_000_000, limitText: "999999999999.999999") {
+        case .success(let value): .success(value.negative ? -Int64(value.units) : Int64(value.units))
+        case .failure(let failure): .failure(failure)
+        }
+    }
+
+    /// An exchange rate: a decimal above 0 with at most 10 fractional digits, below 10^9;
+    /// returned in units of 10^-10.
+    static func rate(_ p: UnsafeBufferPointer<UInt8>) -> Result<UInt64, FieldFailure> {
+        switch scaled(p, places: 10, limit: 10_000_000_000_000_000_000, limitText: "999999999.9999999999") {
+        case .success(let value) where value.negative && value.units > 0: .failure(.negative)
+        case .success(let value) where value.units == 0: .failure(.notPositive)
+        case .success(let value): .success(value.units)
+        case .failure(.tooManyDecimals): .failure(.tooManyRateDecimals)
+        case .failure(let failure): .failure(failure)
+        }
+    }
+
+    /// A decimal with at most `places` fractional digits whose magnitude in units of 10^-places
+    /// is below `limit`: its sign and that magnitude (zero is never negative).
+    private static func scaled(_ p: UnsafeBufferPointer<UInt8>, places: Int, limit: UInt64, limitText: String)
+        -> Result<(negative: Bool, units: UInt64), FieldFailure>
+    {
         let d: Decimal
         switch decimal(p) {
         case .success(let value): d = value
         case .failure:
             return isNonFinite(p) ? .failure(.notFinite) : .failure(.notDecimal)
         }
-        if d.mantissa == 0 && d.droppedDigits == 0 { return .success(0) }
-        if d.negative { return .failure(.negative) }
+        if d.mantissa == 0 && d.droppedDigits == 0 { return .success((false, 0)) }
         var m = d.mantissa
-        var scale = d.exponent + 6
+        var scale = d.exponent + places
         while scale < 0 {
             guard m % 10 == 0 else { return .failure(.tooManyDecimals) }
             m /= 10
             scale += 1
         }
-        let limit: UInt64 = 1_000_000_000_000_000_000
-        if d.droppedDigits > 0 { return .failure(.tooLarge(limit: "999999999999.999999")) }
+        if d.droppedDigits > 0 { return .failure(.tooLarge(limit: limitText)) }
         while scale > 0 {
-            guard m < limit / 10 else { return .failure(.tooLarge(limit: "999999999999.999999")) }
+            guard m < limit / 10 else { return .failure(.tooLarge(limit: limitText)) }
             m *= 10
             scale -= 1
         }
-        guard m < limit else { return .failure(.tooLarge(limit: "999999999999.999999")) }
-        return .success(Int64(m))
+        guard m < limit else { return .failure(.tooLarge(limit: limitText)) }
+        return .success((d.negative, m))
+    }
+
+    /// US dollars per unit of a currency from the European Central Bank's rates of one day, in
+    /// units of 10^-10 rounded half up: `usdPerEuro / unitsPerEuro` (both in those units); nil
+    /// when the quotient rounds to 0 or does not fit.
+    static func usdPerUnit(usdPerEuro: UInt64, unitsPerEuro: UInt64) -> UInt64? {
+        guard unitsPerEuro > 0 else { return nil }
+        let product = usdPerEuro.multipliedFullWidth(by: 10_000_000_000)
+        guard product.high < unitsPerEuro else { return nil }
+        let (quotient, remainder) = unitsPerEuro.dividingFullWidth(product)
+        let rounded = remainder >= unitsPerEuro - remainder ? quotient + 1 : quotient
+        return rounded > 0 && rounded < 10_000_000_000_000_000_000 ? rounded : nil
+    }
+
+    /// Writes units of 10^-10 as a plain decimal with trailing fractional zeros dropped.
+    static func appendRate(_ units: UInt64, to out: inout [UInt8]) {
+        appendInteger(Int64(units / 10_000_000_000), to: &out)
+        var fraction = units % 10_000_000_000
+        guard fraction != 0 else { return }
+        out.append(0x2e)
+        var digits = 10
+        while fraction % 10 == 0 {
+            fraction /= 10
+            digits -= 1
+        }
+        TimestampWriter.appendDigits(Int(fraction), count: digits, to: &out)
     }
 
     /// Whether PostgreSQL `real` can hold the value, and whether it is so small that it must be
@@ -197,10 +253,13 @@ enum NumberParsing {
         return word == "nan" || word == "inf" || word == "infinity"
     }
 
-    /// Writes millionths as a plain decimal with trailing fractional zeros dropped.
+    /// Writes millionths as a plain decimal with trailing fractional zeros dropped (a refund's
+    /// negative amount with its minus sign).
     static func appendMoney(_ millionths: Int64, to out: inout [UInt8]) {
-        appendInteger(millionths / 1_000_000, to: &out)
-        var fraction = millionths % 1_000_000
+        if millionths < 0 { out.append(0x2d) }
+        let magnitude = millionths.magnitude
+        appendInteger(Int64(magnitude / 1_000_000), to: &out)
+        var fraction = magnitude % 1_000_000
         guard fraction != 0 else { return }
         out.append(0x2e)
         var digits = 6

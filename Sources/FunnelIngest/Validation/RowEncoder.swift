@@ -226,12 +226,22 @@ struct RowEncoder {
             case .failure(let failure):
                 return .failure(failure)
             }
-        case .money:
+        case .money, .signedMoney:
             if isBool { return .failure(.jsonType("a boolean")) }
-            switch NumberParsing.money(bytes) {
+            let isSigned = if case .signedMoney = type { true } else { false }
+            switch isSigned ? NumberParsing.signedMoney(bytes) : NumberParsing.money(bytes) {
             case .success(let millionths):
                 NumberParsing.appendMoney(millionths, to: &out)
                 return .success(millionths)
+            case .failure(let failure):
+                return .failure(failure)
+            }
+        case .rate:
+            if isBool { return .failure(.jsonType("a boolean")) }
+            switch NumberParsing.rate(bytes) {
+            case .success(let units):
+                NumberParsing.appendRate(units, to: &out)
+                return .success(0)
             case .failure(let failure):
                 return .failure(failure)
             }

@@ -1,5 +1,5 @@
 import Foundation
-import FunnelCore
+public import FunnelCore
 import FunnelSQL
 public import PostgresClient
 
@@ -28,6 +28,8 @@ public struct DatabaseStatus: Encodable, Sendable {
         /// The last date with data that compute has covered, and when it did; nil before a compute.
         public let dataThroughDate: String?
         public let computedAt: String?
+        /// Money the last compute could not convert to USD (no rate on its date), left out of the metrics.
+        public let unconverted: [UnconvertedMoney]
     }
 
     public struct Files: Encodable, Sendable {
@@ -77,10 +79,14 @@ public struct DatabaseStatus: Encodable, Sendable {
                 deviceOnlyUsers: try row.decode(Int64.self, column: "device_only_users"),
                 linkedDevices: try row.decode(Int64.self, column: "linked_devices"))
         }
+        let unconverted = try connection.query(SQLCatalog.text("reports/money_unconverted.sql"), [String?.none]).rows.map { row in
+            try UnconvertedMoney(decoding: { try row.decode(String.self, column: $0) })
+        }
         let appIDs = (loaded.map(\.app) + computed.keys.sorted()).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
         let apps = appIDs.map { app in
             App(app: app, loaded: loaded.filter { $0.app == app }.map(\.1), identity: identities[app],
-                dataThroughDate: computed[app]?.0, computedAt: computed[app]?.1)
+                dataThroughDate: computed[app]?.0, computedAt: computed[app]?.1,
+                unconverted: unconverted.filter { $0.appID == app })
         }
         let files = try connection.query(SQLCatalog.text("reports/status_files.sql")).map { row in
             Files(kind: try row.decode(String.self, column: "kind"), status: try row.decode(String.self, column: "status"),
@@ -128,6 +134,9 @@ public struct DatabaseStatus: Encodable, Sendable {
             if let identity = app.identity {
                 lines.append("  devices: \(Formatting.grouped(Int(identity.deviceOnlyUsers))) user(s) known by a device alone, "
                     + "\(Formatting.grouped(Int(identity.linkedDevices))) device(s) linked to a user id")
+            }
+            for money in app.unconverted {
+                lines.append("  not converted to USD: \(money.notice)")
             }
         }
         if !files.isEmpty {

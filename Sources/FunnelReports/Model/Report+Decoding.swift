@@ -34,7 +34,10 @@ extension NetworkRow {
                   ltvD180High: try row.money("ltv_d180_high"), roasD7: try row.number("roas_d7"),
                   roasD30: try row.number("roas_d30"), paybackDay: try row.optionalInt("payback_day"),
                   paybackBasis: try row.optionalText("payback_basis"), kFactor: try row.number("k_factor"),
-                  verdict: try row.text("verdict"), reason: try row.text("reason"))
+                  verdict: try row.text("verdict"), reason: try row.text("reason"),
+                  refunds: try row.int("refunds"),
+                  grossRevenue: try row.money("gross_revenue") ?? 0, refunded: try row.money("refunded") ?? 0,
+                  netRevenue: try row.money("net_revenue") ?? 0)
     }
 }
 

@@ -1,4 +1,5 @@
 public import Foundation
+public import FunnelCore
 
 /// Everything one report shows, read from the metric marts for one app. Renderers only format it.
 ///
@@ -81,9 +82,12 @@ public struct ReportScopeInfo: Sendable, Codable, Equatable {
     public var nextSteps: [String]
     /// The configuration the data was computed under (nil before the first compute).
     public var configuration: ReportConfiguration?
+    /// The app's money compute could not convert to USD (no rate on its date), which the metrics
+    /// leave out; each is also a note.
+    public var unconverted: [UnconvertedMoney] = []
 
     private enum CodingKeys: String, CodingKey {
-        case configuration
+        case configuration, unconverted
         case app, apps, from, to, breakdowns
         case dayRule = "day_rule"
         case dayRuleLabel = "day_rule_label"
@@ -333,8 +337,17 @@ public struct NetworkRow: Sendable, Codable, Equatable {
     public var paybackBasis: String?
     public var kFactor: Double?
     public var verdict, reason: String
+    /// Revenue as the LTV counts it (days 0 to max_day, USD x revenue share; `fct_revenue`): the
+    /// purchases' gross, the refunds and the amount refunded, and the net (gross - refunded).
+    public var refunds: Int = 0
+    public var grossRevenue: Decimal = 0
+    public var refunded: Decimal = 0
+    public var netRevenue: Decimal = 0
 
     private enum CodingKeys: String, CodingKey {
+        case refunds, refunded
+        case grossRevenue = "gross_revenue"
+        case netRevenue = "net_revenue"
         case network, installs
         case paidInstalls = "paid_installs"
         case spend, cpi

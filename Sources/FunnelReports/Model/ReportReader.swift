@@ -47,6 +47,10 @@ public struct ReportReader {
         let dims = "{" + request.breakdowns.map(\.rawValue).joined(separator: ",") + "}"
         var report = Report.empty(scope: scope)
         report.networks = try rows("networks", [app], NetworkRow.init)
+        report.scope.unconverted = try connection.query(SQLCatalog.text("reports/money_unconverted.sql"), [app]).rows.map { row in
+            try UnconvertedMoney(decoding: { try row.decode(String.self, column: $0) })
+        }
+        report.scope.notes += report.scope.unconverted.map { "Not converted to USD: \($0.notice)." }
         report.funnel = try rows("funnel", [app, dims, request.from, request.to]) { try FunnelRow($0) }
             + rows("funnel_breakdowns", [app, request.from, request.to], { try FunnelRow(breakdown: $0) })
         report.funnelTop = try rows("funnel_top", [app], FunnelTopRow.init)

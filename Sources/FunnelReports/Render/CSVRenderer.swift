@@ -84,13 +84,21 @@ public enum CSVRenderer {
              }),
             ("networks.csv", ["network", "installs", "paid_installs", "spend", "cpi", "ltv_d7", "ltv_d30",
                               "ltv_projected_d180", "roas_d7", "roas_d30", "payback_day", "k_factor", "verdict",
-                              "reason", "ltv_d180_low", "ltv_d180_high", "payback_basis"],
+                              "reason", "ltv_d180_low", "ltv_d180_high", "payback_basis",
+                              "gross_revenue", "refunds", "refunded", "net_revenue"],
              report.networks.map {
                  [.text($0.network), .integer($0.installs), .integer($0.paidInstalls), .money($0.spend),
                   .money($0.cpi), .money($0.ltvD7), .money($0.ltvD30), .money($0.ltvProjectedD180),
                   .number($0.roasD7), .number($0.roasD30), .integer($0.paybackDay), .number($0.kFactor),
                   .text($0.verdict), .text($0.reason), .money($0.ltvD180Low), .money($0.ltvD180High),
-                  .text($0.paybackBasis ?? "")]
+                  .text($0.paybackBasis ?? ""), .money($0.grossRevenue),
+                  .integer($0.refunds), .money($0.refunded), .money($0.netRevenue)]
+             }),
+            ("money_unconverted.csv", ["app_id", "source", "currency", "rows", "amount", "first_date", "last_date",
+                                       "left_out", "notice"],
+             report.scope.unconverted.map {
+                 [.text($0.appID), .text($0.source), .text($0.currency), .integer(Int($0.rows)), .text($0.amount),
+                  .text($0.firstDate), .text($0.lastDate), .text($0.leftOut), .text($0.notice)]
              }),
             ("configuration.csv", ["key", "value"],
              report.scope.configuration.map { configuration in

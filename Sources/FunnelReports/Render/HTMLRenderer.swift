@@ -38,6 +38,12 @@ public enum HTMLRenderer {
                     ?? Formatting.paybackBeyond(row.paybackBasis) ?? Formatting.missing,
                  Recommendations.label(row.verdict), row.reason]
             }))
+        body += section("Revenue (days 0 to max_day, USD × revenue share; refunds netted)", table(
+            ["network", "gross", "refunds", "refunded", "net"],
+            report.networks.map { row in
+                [row.network, Formatting.money(row.grossRevenue),
+                 Formatting.grouped(row.refunds), Formatting.money(row.refunded), Formatting.money(row.netRevenue)]
+            }))
         body += section("Funnel", Charts.funnel(report.funnel.filter {
             $0.funnel == "default" && $0.network == "all" && $0.campaign == "all" && $0.country == "all" && $0.platform == "all"
         }) + table(["funnel", "breakdown", "step", "users", "from previous", "from first", "median time"], report.funnel.map { row in

@@ -117,6 +117,18 @@ public enum TextRenderer {
              Recommendations.label(row.verdict)]
         }
         out.table(columns, rows)
+        revenue(report, &out)
+    }
+
+    /// Revenue per network over the days the LTV counts: purchases, refunds and what is left of
+    /// them (docs/metrics.md, "Gross, refunds and net revenue").
+    private static func revenue(_ report: Report, _ out: inout TextBuilder) {
+        out.section("REVENUE (days 0 to max_day, USD x revenue share; refunds netted)")
+        let rows = report.networks.map { row in
+            [row.network, Formatting.money(row.grossRevenue),
+             Formatting.grouped(row.refunds), Formatting.money(row.refunded), Formatting.money(row.netRevenue)]
+        }
+        out.table(["network", "gross", "refunds", "refunded", "net"], rows)
     }
 
     private static func funnel(_ report: Report, _ out: inout TextBuilder) {

@@ -2,7 +2,7 @@
 -- Grain: compute_scope one row per (app_id, cohort_date) being rebuilt; scope_installs one row
 -- per user of those cohorts; scope_user_days one row per (app_id, user_id, day_n) with activity;
 -- scope_onboarding one row per user with onboarding step times; the fold's and the funnel's
--- tables below.
+-- tables below; rate_changes one row per currency whose exchange rates changed.
 -- scope_user_state one row per user whose facts are (re)built, with what int_user_facts.sql
 -- derives them from. Reads: int_user_facts, int_cohort_day_rollup, int_network_day_rollup,
 -- int_funnel_points (their column lists only).
@@ -189,6 +189,13 @@ create temp table spend_scope (
     app_id     text not null,
     spend_date date not null,
     primary key (app_id, spend_date)
+) on commit drop;
+
+-- rate_changes: per currency whose rates changed since the last build, the first date whose rate
+-- differs (currency_rate_days.sql); what was converted on or after it is redone.
+create temp table rate_changes (
+    currency     text not null primary key,
+    changed_from date not null
 ) on commit drop;
 
 -- retention_previous_state: each app's last date with data as this run found it, before the fold

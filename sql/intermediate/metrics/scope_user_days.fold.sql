@@ -3,12 +3,16 @@
 -- install from their facts, with the window's reinstalls counted). scope_user_activity.sql then sums the
 -- new days per user, and scope_user_state.fold.sql and int_user_facts.fold.sql add that to the state
 -- the facts keep: nothing reads the users' earlier rows, so a fold costs what the new rows hold.
+-- A purchase is converted at its currency's rate of its UTC date (currency_rate_days, else the
+-- currency's span: currency_rate_days.sql); money without a rate counts 0 and is listed in
+-- money_unconverted.
 -- Grain: delta_new_days one row per (app_id, user_id, day_n) the window touches; scope_installs
 -- one row per delta user. Reads: delta_users, delta_old_facts, compute_window, raw_installs,
--- raw_opens, raw_retention, raw_purchases, raw_invites, currency_rates, compute_settings. Rows
+-- raw_opens, raw_retention, raw_purchases, raw_invites, currency_rate_days, currency_rate_spans, compute_settings. Rows
 -- are found between the lowest and highest file_id of the window (index on file_id). The working
 -- tables are analyzed on their join keys only: row counts and key statistics are what the plans
--- need, and sampling the array columns cost 0.1-0.2 s a table.
+-- need, and sampling the array columns cost 0.1-0.2 s a table. A refund (negative revenue) nets its
+-- day's revenue and is no purchase, as in scope_user_days.sql.
 truncate scope_installs;
 truncate scope_user_days;
 truncate delta_new_days;
@@ -66,11 +70,13 @@ with settings as (
     union all
     select p.app_id, p.user_id,
            cohort_day_number(p.purchased_at, si.installed_at, si.cohort_date, s.time_zone, s.day_rule),
-           0, false, p.revenue * coalesce(cr.usd_per_unit, 0) * s.revenue_share, 1, 0, null, null,
-           array[p.purchased_at], p.purchased_at
+           0, false, p.revenue * coalesce(cd.usd_per_unit, case when (p.purchased_at at time zone 'UTC')::date < cs.first_day then cs.before_usd else cs.after_usd end, 0) * s.revenue_share,
+           case when p.revenue < 0 then 0 else 1 end, 0, null, null,
+           case when p.revenue < 0 then null else array[p.purchased_at] end, p.purchased_at
     from raw_purchases p
     join scope_installs si on si.app_id = p.app_id and si.user_id = p.user_id
-    left join currency_rates cr on cr.currency = p.currency
+    left join currency_rate_spans cs on cs.currency = p.currency
+    left join currency_rate_days cd on cd.currency = p.currency and cd.day = (p.purchased_at at time zone 'UTC')::date
     cross join settings s
     where p.file_id between (select min(file_id) from compute_window)
               and (select max(file_id) from compute_window)

@@ -2,15 +2,19 @@
 -- were active (install day, an open, or an attribution partner's retention row), revenue in USD
 -- times the revenue share, purchases, invites sent, and the event times later steps need.
 -- Events before the install moment are ignored.
+-- A purchase is converted at its currency's rate of its UTC date (currency_rate_days, else the
+-- currency's span: currency_rate_days.sql); money without a rate counts 0 and is listed in
+-- money_unconverted.
 -- Grain: one row per (app_id, user_id, day_n). Reads: scope_installs, raw_opens, raw_retention,
--- raw_purchases, raw_invites, currency_rates, compute_settings.
+-- raw_purchases, raw_invites, currency_rate_days, currency_rate_spans, compute_settings.
 -- Revenue is cast to the column's numeric(20,6) in the select: Citus writes the rows of an insert
 -- from distributed tables without the column's rounding.
 -- Every day number is at least 0 without a filter: retention rows are read from day 0, and the
 -- other events from the install moment, whose local date is the cohort date. (A filter on the
 -- union's day number was pushed into each branch and computed every event's day twice.) Only
 -- purchases carry revenue; the other events' is null, which the sum skips (summing 3M numeric
--- zeros took about 1 s at 300k users).
+-- zeros took about 1 s at 300k users). A refund (a purchase row with a negative revenue) nets the
+-- revenue of its own day and is no purchase: it counts in neither purchases nor purchase times.
 truncate scope_user_days;
 
 with settings as (
@@ -38,11 +42,13 @@ with settings as (
     union all
     select p.app_id, p.user_id,
            cohort_day_number(p.purchased_at, si.installed_at, si.cohort_date, s.time_zone, s.day_rule),
-           0, false, p.revenue * coalesce(cr.usd_per_unit, 0) * s.revenue_share, 1, 0, null, p.purchased_at,
+           0, false, p.revenue * coalesce(cd.usd_per_unit, case when (p.purchased_at at time zone 'UTC')::date < cs.first_day then cs.before_usd else cs.after_usd end, 0) * s.revenue_share,
+           case when p.revenue < 0 then 0 else 1 end, 0, null, case when p.revenue < 0 then null else p.purchased_at end,
            p.purchased_at
     from raw_purchases p
     join scope_installs si on si.app_id = p.app_id and si.user_id = p.user_id
-    left join currency_rates cr on cr.currency = p.currency
+    left join currency_rate_spans cs on cs.currency = p.currency
+    left join currency_rate_days cd on cd.currency = p.currency and cd.day = (p.purchased_at at time zone 'UTC')::date
     cross join settings s
     where p.purchased_at >= (select first_at from bounds) and p.purchased_at >= si.installed_at
     union all

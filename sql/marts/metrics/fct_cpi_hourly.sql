@@ -1,11 +1,11 @@
 -- fct_cpi_hourly: per paid network, CPI by hour of day over the days whose ad_spend rows carry an
 -- hour (docs/metrics.md, "CPI by hour of day"). An hour's spend is the USD sum of the hour rows
--- (spend in a currency without a rate counts as 0, as in int_spend_day_rollup); its paid
+-- at the rate of the spend date (spend without a rate counts as 0, as in int_spend_day_rollup); its paid
 -- installs are the paid first installs of the same (date, network, campaign, country) keys whose
 -- install time, in the reporting time zone, falls in that hour. cpi = spend / paid installs (NULL
 -- when either is 0); cpi_index = cpi over the network's CPI across all its hours. Rebuilt whole on
 -- every run.
--- Grain: one row per (app_id, network, hour). Reads: raw_ad_spend, currency_rates,
+-- Grain: one row per (app_id, network, hour). Reads: raw_ad_spend, currency_rate_days, currency_rate_spans,
 -- int_user_facts, compute_settings. Writes: fct_cpi_hourly.
 delete from fct_cpi_hourly;
 
@@ -13,9 +13,10 @@ with settings as (
     select time_zone from compute_settings where app_id = ''
 ), hour_rows as (
     select a.app_id, a.network, a.campaign, a.country, a.spend_date, a.hour,
-           a.spend * coalesce(cr.usd_per_unit, 0) as spend
+           a.spend * coalesce(cd.usd_per_unit, case when a.spend_date < cs.first_day then cs.before_usd else cs.after_usd end, 0) as spend
     from raw_ad_spend a
-    left join currency_rates cr on cr.currency = a.currency
+    left join currency_rate_spans cs on cs.currency = a.currency
+    left join currency_rate_days cd on cd.currency = a.currency and cd.day = a.spend_date
     where a.hour is not null
 ), keys as (
     select distinct app_id, network, campaign, country, spend_date from hour_rows

@@ -62,9 +62,9 @@ public struct WeightedPurchaseHistory: Sendable, Equatable {
 /// purchase they drop out for good with probability p ~ Beta(a, b). Parameters are fitted by
 /// maximum likelihood on the customers' (x, tx, T).
 ///
-/// `a` must exceed 1 for the expectations' leading factor (a + b + x − 1)/(a − 1) to be finite;
-/// fits on real data have a < 1 now and then, where the formulas still hold (both factors are
-/// negative) except at a = 1 exactly.
+/// The expectations' closed form has a leading factor (a + b + x − 1)/(a − 1): fits on real data
+/// have a < 1 now and then, where it still holds (both factors are negative), but near a = 1 and
+/// on short histories it cancels to nonsense; `expectedPurchases` then integrates numerically.
 public struct BGNBD: Sendable, Equatable {
     public let r: Double
     public let alpha: Double

@@ -397,10 +397,11 @@ create table fct_ltv_backtest (
     observed numeric not null,
     error double precision not null,
     chosen boolean not null,
-    data_through date not null
+    data_through date not null,
+    origin_day integer not null default 0
 );
 
-alter table fct_ltv_backtest add constraint fct_ltv_backtest_pkey PRIMARY KEY (app_id, network, method, horizon, target_day);
+alter table fct_ltv_backtest add constraint fct_ltv_backtest_pkey PRIMARY KEY (app_id, network, method, horizon, origin_day, target_day);
 
 create table fct_ltv_models (
     app_id text not null,

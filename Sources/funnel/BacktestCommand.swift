@@ -23,12 +23,16 @@ struct BacktestLTVCommand: ParsableCommand {
         Reads what 'funnel compute' built. The history after --cutoff is held out (each cohort \
         loses the days after it; cohorts installed later drop out), each method (power law, \
         development factors, linear tail, per-user BG/NBD) projects the horizon from what is left, and the \
-        projection is compared with the LTV observed on the horizon (the cohorts mature for it). \
-        Without --cutoff the second half of each app's history is held out. 'chosen' marks the \
-        method compute's own back-test picked for the app (docs/metrics.md, LTV projection).
+        projection is compared with the LTV the same cohorts reached on the horizon, once all of \
+        them are mature for it. Each app's cutoff is judged by its own history: an app the cutoff \
+        falls outside of is named and left out. Without --cutoff, each app's is the latest that \
+        leaves every kept cohort mature for the horizon (the first half of its history when none \
+        does). 'chosen' marks the method compute's own back-test picked for the app at the \
+        back-tested horizon nearest this one (docs/metrics.md, Projected LTV).
 
         Example:
           funnel backtest ltv --cutoff 2024-03-01 --horizon D90 --format csv
+          funnel backtest ltv --app com.example.app --horizon D180
         """
     )
 
@@ -37,6 +41,9 @@ struct BacktestLTVCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("Hold out the days after this date (YYYY-MM-DD).", valueName: "date"))
     var cutoff: String?
+
+    @Option(help: ArgumentHelp("Only this app (its app_id).", valueName: "app"))
+    var app: String?
 
     @Option(help: ArgumentHelp("The day to project: D180 or 180.", valueName: "day"))
     var horizon = "D180"
@@ -66,7 +73,7 @@ struct BacktestLTVCommand: ParsableCommand {
         let (connection, _) = try database.connect(logger: logger)
         let report: LTVBacktestReport
         do {
-            report = try LTVBacktestReport.run(connection, cutoff: cutoff, horizon: horizonDay!)
+            report = try LTVBacktestReport.run(connection, cutoff: cutoff, horizon: horizonDay!, app: app)
         } catch let problem as LTVBacktestReport.Problem {
             throw CommandFailure(problem.message)
         } catch let error as PostgresError where error.sqlState == "42P01" {
@@ -76,6 +83,9 @@ struct BacktestLTVCommand: ParsableCommand {
         case "json": try printJSON(report.rows)
         case "csv": print(csv(report.rows), terminator: "")
         default: print(text(report.rows), terminator: "")
+        }
+        for skipped in report.skipped {
+            FileHandle.standardError.write(Data("note: \(skipped.app) left out: \(skipped.reason)\n".utf8))
         }
     }
 

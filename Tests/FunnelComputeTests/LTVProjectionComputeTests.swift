@@ -31,14 +31,25 @@ struct LTVProjectionComputeTests {
         #expect(try ages() == ["power law": 0, "development factors": 0, "linear tail": 0, "per-user BG/NBD": 0])
         let perUser = "select string_agg(projected::text, ',' order by network, horizon, target_day) from fct_ltv_backtest where method = 'per-user BG/NBD'"
         let before = try f.string(perUser)
-        // The chosen method is the one with the smallest mean |ln(projected / observed)|, and every
-        // network row names it.
-        let scores = try f.connection.query("""
-            select method, avg(abs(ln(projected / observed)))::float8, bool_and(chosen) from fct_ltv_backtest group by method
-            """).map { (try $0.decode(String.self, at: 0), try $0.decode(Double.self, at: 1), try $0.decode(Bool.self, at: 2)) }
-        let best = try #require(scores.min { $0.1 < $1.1 })
-        #expect(best.2, "the best-scoring method \(best.0) is marked chosen")
-        #expect(try f.int("select count(*) from fct_ltv_models where method is distinct from $1", [best.0]) == 0)
+        // Per horizon, the chosen method is the one with the smallest mean |ln(projected / observed)|
+        // per unit of ln(target / from) over the app's points at that horizon and the shorter ones.
+        let horizons = try f.connection.query("select distinct horizon from fct_ltv_backtest where network = 'all' order by 1")
+            .map { try $0.decode(Int.self, at: 0) }
+        #expect(!horizons.isEmpty)
+        for horizon in horizons {
+            let scores = try f.connection.query("""
+                select method, avg(abs(ln(projected / observed)) / ln(target_day::float8 / from_day))::float8,
+                       bool_and(chosen) filter (where horizon = $1), count(*)::int
+                from fct_ltv_backtest where network = 'all' and horizon <= $1
+                group by method having count(*) filter (where horizon = $1) > 0
+                """, [horizon]).map { (try $0.decode(String.self, at: 0), try $0.decode(Double.self, at: 1),
+                                       try $0.decode(Bool.self, at: 2), try $0.decode(Int.self, at: 3)) }
+            let most = scores.map(\.3).max() ?? 0
+            let best = try #require(scores.filter { 2 * $0.3 >= most }.min { $0.1 < $1.1 })
+            #expect(best.2, "D\(horizon): the best-scoring method \(best.0) is marked chosen")
+            #expect(scores.filter(\.2).count == 1)
+        }
+        #expect(try f.int("select count(*) from fct_ltv_models where method is null") == 0)
 
         let day = try SyntheticData.registerFile(f.connection, name: "bench/2024-03-01.csv")
         _ = try SyntheticData.insert(into: f.connection, app: "bench", users: 60, firstDay: "2024-03-01", days: 1, seed: 2,

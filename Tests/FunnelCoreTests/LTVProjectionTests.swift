@@ -91,28 +91,29 @@ struct LTVProjectionTests {
     func chosenProjectionRecoversPlantedShape(shape: Shape) throws {
         let triangle = Self.triangle(shape, seed: 7)
         let outcome = LTVBacktest.run(networks: ["all": triangle], horizons: [180, 365])
-        let chosen = try #require(outcome.chosen)
         for method in LTVMethod.allCases {
-            let points = outcome.points.filter { $0.method == method }
+            let points = outcome.appPoints.filter { $0.method == method }
             for horizon in [180, 365] {
                 let errors = points.filter { $0.horizon == horizon }.map { String(format: "%+.1f%%", 100 * $0.relativeError) }
                 print("\(shape.rawValue): \(method.rawValue) back-test errors at D\(horizon): \(errors.joined(separator: " "))")
             }
         }
-        print("\(shape.rawValue): chosen \(chosen.rawValue), scores \(outcome.scores.map { "\($0.key.rawValue) \($0.value)" }), "
-              + "80% interval coverage \(outcome.coverage.map { String(format: "%.0f%%", 100 * $0) } ?? "n/a") "
-              + "of \(outcome.coveragePoints)")
-        let projection = try #require(LTVProjection.fit(chosen, triangle))
         for horizon in [180, 365] {
+            let chosen = try #require(outcome.chosenByHorizon[horizon])
+            let coverage = outcome.coverage(method: chosen)
+            print("\(shape.rawValue): D\(horizon) chosen \(chosen.rawValue), scores \(outcome.scores[horizon]!.map { "\($0.key.rawValue) \($0.value)" }), "
+                  + "80% interval coverage \(coverage.map { String(format: "%.0f%%", 100 * $0.share) } ?? "n/a") "
+                  + "of \(coverage?.points ?? 0)")
+            let projection = try #require(LTVProjection.fit(chosen, triangle))
             let truth = shape.ltv(horizon)
             let error = projection.predict(day: horizon) / truth - 1
             print("\(shape.rawValue): \(chosen.rawValue) D\(horizon) \(projection.predict(day: horizon)) vs planted \(truth)")
             #expect(abs(error) < 0.10, "\(shape.rawValue) D\(horizon): \(chosen.rawValue) off by \(error)")
+            // The chosen method's back-test error at the horizon is the smallest.
+            #expect(outcome.scores[horizon]![chosen] == outcome.scores[horizon]!.values.min())
         }
         // The back-test measured every method on this shape.
         #expect(Set(outcome.points.map(\.method)).count >= 2)
-        // The chosen method's back-test error is the smallest.
-        #expect(outcome.scores[chosen] == outcome.scores.values.min())
     }
 
     @Test("the per-user model projects a cohort's future purchases from its buyers' histories")
@@ -123,20 +124,70 @@ struct LTVProjectionTests {
         let observed = triangle.matureCurve()[20]
         #expect(abs(projection.predict(day: 20) / observed - 1) < 0.1)
         #expect(projection.predict(day: 180) > projection.predict(day: 90))
-        // Grouped histories keep every install: buyers and non-buyers.
+        // Grouped histories keep every buyer; the others are the first-purchase model's.
         let weight = PurchaseModelProjection.histories(triangle).reduce(0) { $0 + $1.weight }
-        #expect(weight == triangle.installs)
+        #expect(weight == Double(triangle.cohorts.reduce(0) { $0 + $1.buyerPurchaseDays.count }))
+        #expect(projection.firstPurchase != nil)
     }
 
-    @Test("a buyer's days are read through the cohort's last mature day, by hand")
-    func buyerDaysThroughMaturity() {
-        let buyer = PurchaseModelProjection.BuyerDays(days: [0, 3, 9, 12], revenue: [1.5, 2, 4, 8], through: 9)
-        #expect(buyer == PurchaseModelProjection.BuyerDays(days: [0, 3, 9], revenue: [1.5, 2, 4], through: 30))
-        #expect((buyer.x, buyer.lastDay, buyer.revenue) == (3, 9, 7.5))
-        let history = buyer.history(lastMatureDay: 9)
-        #expect((history.x, history.tx, history.T) == (3, 10, 10))
+    @Test("a buyer's days are read through the cohort's last mature day in the papers' convention, by hand")
+    func buyerDaysThroughMaturity() throws {
+        let buyer = PurchaseModelProjection.BuyerDays(days: [2, 3, 9, 12], revenue: [1.5, 2, 4, 8], through: 9)
+        #expect(buyer == PurchaseModelProjection.BuyerDays(days: [2, 3, 9], revenue: [1.5, 2, 4], through: 30))
+        #expect((buyer.days, buyer.x, buyer.firstDay, buyer.lastDay, buyer.revenue, buyer.firstDayRevenue) == (3, 2, 2, 9, 7.5, 1.5))
+        // The first purchase day is the trial: x = 2 repeat days, tx = 9 − 2, T = 9 − 2.
+        let history = try #require(buyer.history(lastMatureDay: 9))
+        #expect((history.x, history.tx, history.T) == (2, 7, 7))
+        // Several orders on one day are one transaction.
+        let sameDay = PurchaseModelProjection.BuyerDays(days: [0, 0, 4], revenue: [1, 2, 5], through: 9)
+        #expect((sameDay.days, sameDay.x, sameDay.firstDayRevenue) == (2, 1, 3))
         let late = PurchaseModelProjection.BuyerDays(days: [5], revenue: [], through: 4)
-        #expect((late.x, late.lastDay, late.revenue) == (0, -1, 0))
+        #expect((late.days, late.lastDay, late.revenue) == (0, -1, 0))
+        #expect(late.history(lastMatureDay: 4) == nil)
         #expect(PurchaseModelProjection.BuyerDays(days: [2], revenue: [], through: 4).revenue == 0)
+    }
+
+    @Test("the back-test judges the real extrapolation: targets at the projection's ratio of horizon to history, windows whose cohorts are all mature for the target")
+    func backtestRatio() throws {
+        let triangle = Self.triangle(.frontLoadedLinear, cohorts: 90, installs: 200, seed: 11)
+        let outcome = LTVBacktest.run(networks: ["all": triangle], horizons: [180, 365])
+        let lastDay = triangle.lastDay
+        #expect(!outcome.points.isEmpty)
+        for point in outcome.points {
+            let ratio = Double(point.horizon) / Double(lastDay)
+            // t = round(k l): the same ratio, to rounding.
+            #expect(abs(Double(point.targetDay) - ratio * Double(point.fromDay)) <= 0.5, "\(point)")
+            #expect(point.fromDay >= LTVBacktest.minimumFromDay)
+            // The window's youngest cohort is mature for the target.
+            #expect(point.originDay + point.fromDay + point.targetDay <= lastDay)
+        }
+        // 90 days (L = 89) to D365: the longest pair is 17 -> 70 days, from day 0.
+        #expect(outcome.points.contains { $0.horizon == 365 && $0.originDay == 0 && $0.fromDay == 17 && $0.targetDay == 70 })
+        // Each (method, horizon, window) once.
+        let keys = outcome.points.map { "\($0.method) \($0.horizon) \($0.originDay)" }
+        #expect(Set(keys).count == keys.count)
+        // The window's observed value is its cohorts' own LTV on the target, by hand.
+        let window = triangle.window(oldestAge: triangle.oldestAge, firstInstallDay: 0, days: 18)
+        #expect(window.cohorts.count == 18 && window.history.lastDay == 17)
+        let byHand = window.cohorts.reduce(0) { $0 + $1.cumulativeRevenue(through: 70) } / window.cohorts.reduce(0) { $0 + $1.installs }
+        #expect(window.observed(day: 70) == byHand)
+        #expect(window.observed(day: 80) == nil)
+    }
+
+    @Test("holding out days counts a cohort from its install, not from its rows capped at max_day")
+    func holdingOutCappedCohorts() {
+        // Rows capped at day 5 of a cohort 10 days old, beside a cohort 4 days old.
+        let triangle = CohortTriangle(cohorts: [
+            .init(installs: 10, revenueByDay: [1, 1, 1, 1, 1, 1], age: 10),
+            .init(installs: 10, revenueByDay: [2, 2, 2, 2, 2]),
+        ])
+        #expect(triangle.oldestAge == 10 && triangle.lastDay == 5)
+        // Three days earlier the old cohort was 7 days old: still past its capped rows.
+        let three = triangle.holdingOut(days: 3)
+        #expect(three.cohorts.map(\.revenueByDay.count) == [6, 2])
+        #expect(three.cohorts.map(\.age) == [7, 1])
+        // Six days earlier it was 4 days old, and the young cohort not installed yet.
+        let six = triangle.holdingOut(days: 6)
+        #expect(six.cohorts.map(\.revenueByDay.count) == [5])
     }
 }

@@ -112,8 +112,8 @@ public struct ComputeBenchmark {
         started = Date()
         let histories = PurchaseModelProjection.histories(all)
         let groupSeconds = Date().timeIntervalSince(started)
-        let installs = histories.reduce(0) { $0 + $1.weight }
-        let buyers = histories.filter { $0.history.x > 0 }.reduce(0) { $0 + $1.weight }
+        let installs = all.installs
+        let buyers = histories.reduce(0) { $0 + $1.weight }
         started = Date()
         let fit = BGNBD.fit(histories, minimiser: NelderMead(maximumEvaluations: 4_000, maximumRestarts: 3))
         let fitSeconds = Date().timeIntervalSince(started)

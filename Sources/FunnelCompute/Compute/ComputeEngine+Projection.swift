@@ -34,14 +34,14 @@ extension ComputeEngine {
                 allFit = networks["all"].map(PurchaseModelProjection.histories).flatMap { PurchaseModelProjection.fitHistories($0) }
                 spend = networks["all"].flatMap { PurchaseModelProjection.fitSpend($0) }
                 outcome = LTVBacktest.run(networks: networks, horizons: horizons, start: allFit?.model)
-                try storeBacktest(connection, app: app, points: outcome.points, chosen: outcome.chosen, age: 0)
+                try storeBacktest(connection, app: app, points: outcome.points, outcome: outcome, age: 0)
             } else {
                 let fresh = LTVBacktest.run(networks: networks, horizons: horizons, methods: [.powerLaw, .developmentFactors, .linearTail])
                 let carried = kept[app]!
                 outcome = LTVBacktest.outcome(points: fresh.points + carried.points)
-                try storeBacktest(connection, app: app, points: fresh.points, chosen: outcome.chosen, age: 0)
-                try storeBacktest(connection, app: app, points: carried.points, chosen: outcome.chosen, age: carried.age)
-                if outcome.ranking.first == .purchaseModel {
+                try storeBacktest(connection, app: app, points: fresh.points, outcome: outcome, age: 0)
+                try storeBacktest(connection, app: app, points: carried.points, outcome: outcome, age: carried.age)
+                if horizons.contains(where: { outcome.ranking(horizon: $0).first == .purchaseModel }) {
                     if !withBuyers {
                         triangles = try LTVTriangles.load(connection, withBuyers: true)
                         withBuyers = true
@@ -58,7 +58,7 @@ extension ComputeEngine {
                 let networkSpend = network == "all" ? spend
                     : PurchaseModelProjection.fitSpend(triangle, minimumBuyers: LTVBacktest.minimumNetworkBuyers) ?? spend
                 spendByNetwork[network] = networkSpend
-                let projection = NetworkProjection(triangle: triangle, outcome: outcome, pooled: allFit,
+                let projection = NetworkProjection(triangle: triangle, outcome: outcome, horizons: horizons, pooled: allFit,
                                                    ownFit: network != "all", spend: networkSpend)
                 try store(connection, app: app, network: network, projection, outcome: outcome, horizons: horizons,
                           projectionHorizon: projectionHorizon)
@@ -70,34 +70,37 @@ extension ComputeEngine {
         }
     }
 
-    /// Each buyer's expected value (`fct_user_value`), made with the per-user model: P(alive) and
-    /// the expected purchase days from the user's age to `horizon` by the app's BG/NBD fit, each
-    /// valued by the network's Gamma-Gamma model given the user's own days and mean (the network's
-    /// mean revenue per purchase day without one). Without a fit the app's rows are only removed.
+    /// Each buyer's expected value (`fct_user_value`), made with the per-user model in the papers'
+    /// convention (the first purchase day is the trial): P(alive) and the expected repeat purchase
+    /// days after the user's last mature day through `horizon` by the app's BG/NBD fit, each valued
+    /// by the network's Gamma-Gamma model given the user's own repeat days and mean (the network's
+    /// mean revenue per repeat day without one). Every buyer is listed: the expectations are finite
+    /// and non-negative. Without a fit the app's rows are only removed.
     private func storeUserValues(_ connection: PostgresConnection, app: String, buyers: [LTVTriangles.Buyer], fit: BGNBD?,
                                  spend: [String: GammaGamma], networks: [String: CohortTriangle], horizon: Int) throws {
         try connection.query("delete from fct_user_value where app_id = $1", [app])
         guard let fit else { return }
+        let repeatValue = networks.compactMapValues { PurchaseModelProjection.meanRepeatRevenue($0) }
         var users: [String] = [], userNetworks: [String] = [], cohorts: [String] = []
         var days: [Int] = [], lastDays: [Int] = [], ages: [Int] = []
         var revenue: [Double] = [], alive: [Double] = [], purchases: [Double] = [], perDay: [Double] = []
         for buyer in buyers where buyer.lastDay >= 0 {
             let summary = PurchaseModelProjection.BuyerDays(days: buyer.days, revenue: buyer.revenue, through: buyer.lastDay)
-            guard summary.x > 0 else { continue }
-            let (x, last, total) = (summary.x, summary.lastDay, summary.revenue)
-            let age = Double(buyer.lastDay + 1)
-            let expected = fit.expectedPurchases(t: max(0, Double(horizon + 1) - age), x: x, tx: Double(last + 1), T: age)
-            let value = spend[buyer.network].map { $0.conditionalExpectedSpend(x: x, meanSpend: total / Double(x)) }
-                ?? networks[buyer.network]?.revenuePerPurchase ?? total / Double(x)
-            guard expected.isFinite, value.isFinite else { continue }
+            guard let history = summary.history(lastMatureDay: buyer.lastDay) else { continue }
+            let x = history.x
+            let repeatRevenue = summary.revenue - summary.firstDayRevenue
+            let expected = fit.expectedPurchases(t: Double(max(0, horizon - buyer.lastDay)), x: x, tx: history.tx, T: history.T)
+            let fallback = repeatValue[buyer.network] ?? summary.revenue / Double(summary.days)
+            let value = spend[buyer.network].map { $0.conditionalExpectedSpend(x: x, meanSpend: x > 0 ? repeatRevenue / Double(x) : 0) }
+                ?? fallback
             users.append(buyer.userID)
             userNetworks.append(buyer.network)
             cohorts.append(buyer.cohortDate)
-            days.append(x)
-            lastDays.append(last)
+            days.append(summary.days)
+            lastDays.append(summary.lastDay)
             ages.append(buyer.lastDay + 1)
-            revenue.append(total)
-            alive.append(fit.probabilityAlive(x: x, tx: Double(last + 1), T: age))
+            revenue.append(summary.revenue)
+            alive.append(fit.probabilityAlive(x: x, tx: history.tx, T: history.T))
             purchases.append(expected)
             perDay.append(value)
         }
@@ -128,15 +131,15 @@ extension ComputeEngine {
         var kept: [String: (age: Int, points: [LTVBacktest.Point])] = [:]
         for row in try connection.query("""
             select b.app_id, b.network, b.horizon, b.from_day, b.target_day, b.projected::float8, b.observed::float8,
-                   cs.data_through_date - b.data_through
+                   cs.data_through_date - b.data_through, b.origin_day
             from fct_ltv_backtest b join compute_state cs on cs.app_id = b.app_id
             where b.method = $1
-            order by b.app_id, b.network, b.horizon, b.target_day
+            order by b.app_id, b.network, b.horizon, b.origin_day, b.target_day
             """, [LTVMethod.purchaseModel.rawValue]) {
             let app = try row.decode(String.self, at: 0)
             let point = LTVBacktest.Point(network: try row.decode(String.self, at: 1), method: .purchaseModel,
                                           horizon: try row.decode(Int.self, at: 2), fromDay: try row.decode(Int.self, at: 3),
-                                          targetDay: try row.decode(Int.self, at: 4),
+                                          targetDay: try row.decode(Int.self, at: 4), originDay: try row.decode(Int.self, at: 8),
                                           projected: try row.decode(Double.self, at: 5),
                                           observed: try row.decode(Double.self, at: 6))
             let age = try row.decode(Int.self, at: 7)
@@ -147,24 +150,27 @@ extension ComputeEngine {
     }
 
     private func storeBacktest(_ connection: PostgresConnection, app: String, points: [LTVBacktest.Point],
-                               chosen: LTVMethod?, age: Int) throws {
+                               outcome: LTVBacktest.Outcome, age: Int) throws {
         guard !points.isEmpty else { return }
         try connection.query("""
-            insert into fct_ltv_backtest (app_id, network, method, horizon, from_day, target_day, projected, observed,
-                                          error, chosen, data_through)
-            select $1, network, method, horizon, from_day, target_day, round(projected::numeric, 6),
-                   round(observed::numeric, 6), projected / observed - 1, method = $9,
+            insert into fct_ltv_backtest (app_id, network, method, horizon, from_day, target_day, origin_day, projected,
+                                          observed, error, chosen, data_through)
+            select $1, network, method, horizon, from_day, target_day, origin_day, round(projected::numeric, 6),
+                   round(observed::numeric, 6), projected / observed - 1, method = chosen,
                    (select data_through_date from compute_state where app_id = $1) - $10::integer
-            from unnest($2::text[], $3::text[], $4::int[], $5::int[], $6::int[], $7::float8[], $8::float8[])
-                 as p (network, method, horizon, from_day, target_day, projected, observed)
+            from unnest($2::text[], $3::text[], $4::int[], $5::int[], $6::int[], $7::float8[], $8::float8[], $9::text[],
+                        $11::int[])
+                 as p (network, method, horizon, from_day, target_day, projected, observed, chosen, origin_day)
             """, [app, points.map(\.network), points.map(\.method.rawValue), points.map(\.horizon), points.map(\.fromDay),
-                  points.map(\.targetDay), points.map(\.projected), points.map(\.observed), chosen?.rawValue ?? "", age])
+                  points.map(\.targetDay), points.map(\.projected), points.map(\.observed),
+                  points.map { outcome.chosenByHorizon[$0.horizon]?.rawValue ?? "" }, age, points.map(\.originDay)])
     }
 
     private func store(_ connection: PostgresConnection, app: String, network: String, _ chosen: NetworkProjection,
                        outcome: LTVBacktest.Outcome, horizons: [Int], projectionHorizon: Int) throws {
         let powerLaw = chosen.powerLaw
         let myPoints = outcome.points.filter { $0.network == network && $0.method == chosen.projection?.method }
+        let coverage = chosen.usesBacktestInterval ? chosen.projection.flatMap { outcome.coverage(method: $0.method) } : nil
         let error = myPoints.isEmpty ? nil : myPoints.reduce(0) { $0 + abs($1.relativeError) } / Double(myPoints.count)
         try connection.query("""
             insert into fct_ltv_models (app_id, network, model, a, b, points, fit_from_day, fit_to_day,
@@ -174,11 +180,10 @@ extension ComputeEngine {
             """, [app, network, powerLaw?.a, powerLaw?.b, powerLaw?.points ?? 0, powerLaw?.fromDay, powerLaw?.toDay,
                   powerLaw?.residualSD, powerLaw?.rSquared, chosen.note, chosen.projection?.method.rawValue,
                   chosen.projection?.modelDescription, error, myPoints.count,
-                  chosen.usesBacktestInterval ? outcome.coverage : nil,
-                  chosen.usesBacktestInterval ? outcome.coveragePoints : nil])
+                  coverage?.share, coverage?.points])
         guard chosen.projection != nil else { return }
         for horizon in horizons where horizon > chosen.projectedFrom {
-            let point = chosen.value(day: horizon, outcome: outcome)
+            let point = chosen.value(day: horizon)
             try connection.query("""
                 insert into fct_ltv (app_id, network, day, projected, ltv, ltv_low, ltv_high)
                 values ($1, $2, $3, true, round($4::numeric, 6), round($5::numeric, 6), round($6::numeric, 6))
@@ -194,65 +199,103 @@ extension ComputeEngine {
     }
 }
 
-/// The projection of one network: the app's chosen method (or the next best that fits this
-/// network), its interval from the back-test, and the power law fitted beside it.
+/// The projection of one network: per horizon, the method the app's back-test chose for it (or the
+/// next best that fits this network), its interval from the back-test errors of the method used,
+/// and the power law fitted beside it.
 struct NetworkProjection {
+    /// The projection of the largest horizon (the daily curve's, and the one reports name).
     let projection: LTVProjection?
+    /// The projection used at each configured horizon.
+    let byHorizon: [Int: LTVProjection]
+    /// The log half-width of the interval at each configured horizon (never narrower at a later one).
+    let halfWidths: [Int: Double]
     let powerLaw: PowerLawFit?
     /// The last observed day the projection starts after (backed by 10% of the installs).
     let projectedFrom: Int
     /// The floor of projections: the highest observed LTV among the days 30% of the installs back.
     let floor: Double
     let usesBacktestInterval: Bool
+    /// The horizons the history is too short to back-test: the power law with its own interval.
+    let ownPowerLawInterval: Set<Int>
     let note: String
 
-    init(triangle: CohortTriangle, outcome: LTVBacktest.Outcome, pooled: BGNBD.Fit?, ownFit: Bool, spend: GammaGamma?) {
+    init(triangle: CohortTriangle, outcome: LTVBacktest.Outcome, horizons: [Int], pooled: BGNBD.Fit?, ownFit: Bool,
+         spend: GammaGamma?) {
         let curve = triangle.matureCurve()
         let installs = triangle.installsByDay()
         powerLaw = PowerLawFit.fit(days: Array(curve.indices), values: curve, weights: installs)
         projectedFrom = triangle.lastDay(backedBy: DevelopmentFactorProjection.minimumSupport)
         let supported = triangle.lastDay(backedBy: LTVBacktest.targetSupport)
         floor = supported >= 0 ? curve[0...supported].max() ?? 0 : 0
-        if outcome.chosen != nil {
-            var found: LTVProjection?
-            for method in outcome.ranking {
-                if let fitted = LTVProjection.fit(method, triangle, pooled: pooled, ownFit: ownFit, spend: spend) {
-                    found = fitted
-                    break
-                }
-            }
-            projection = found
-            usesBacktestInterval = found != nil
-            if let found {
-                let won = found.method == outcome.chosen
-                let score = outcome.scores[found.method].map { String(format: "%.1f%%", 100 * $0) } ?? "n/a"
-                note = (won ? "\(found.method.rawValue) won the back-test" : "\(outcome.chosen!.rawValue) won the back-test "
-                        + "but cannot fit this network: \(found.method.rawValue) instead")
-                    + " (mean absolute log error \(score)); interval nominal 80% from the back-test errors"
+        guard outcome.chosen != nil else {
+            byHorizon = [:]
+            halfWidths = [:]
+            ownPowerLawInterval = []
+            usesBacktestInterval = false
+            if let powerLaw {
+                projection = .powerLaw(powerLaw)
+                note = "history too short to back-test: power law, interval nominal 90% from the fit, widened with the "
+                    + "extrapolation distance"
             } else {
-                note = "no method could fit this network's observed days; no projection"
+                projection = nil
+                note = "not enough observed days with revenue to fit (needs \(PowerLawFit.minimumPoints)); no projection"
             }
-        } else if let powerLaw {
-            projection = .powerLaw(powerLaw)
-            usesBacktestInterval = false
-            note = "history too short to back-test: power law, interval nominal 90% from the fit, widened with the "
-                + "extrapolation distance"
-        } else {
-            projection = nil
-            usesBacktestInterval = false
-            note = "not enough observed days with revenue to fit (needs \(PowerLawFit.minimumPoints)); no projection"
+            return
         }
+        var fitted: [LTVMethod: LTVProjection?] = [:]
+        func fit(_ method: LTVMethod) -> LTVProjection? {
+            if let known = fitted[method] { return known }
+            let made = LTVProjection.fit(method, triangle, pooled: pooled, ownFit: ownFit, spend: spend)
+            fitted[method] = made
+            return made
+        }
+        let widest = LTVMethod.allCases.compactMap { outcome.scale(method: $0) }.max { $0.c < $1.c }
+        var chosenByHorizon: [Int: LTVProjection] = [:]
+        var widths: [Int: Double] = [:]
+        var parts: [String] = []
+        var running = 0.0
+        var ownInterval: Set<Int> = []
+        for horizon in horizons.sorted() {
+            if outcome.scores[horizon] == nil, let powerLaw {
+                // Too far for the history to back-test at this ratio: the power law with its own interval.
+                chosenByHorizon[horizon] = .powerLaw(powerLaw)
+                ownInterval.insert(horizon)
+                running = max(running, log(powerLaw.interval(day: horizon).high / max(powerLaw.predict(day: horizon), 1e-12)))
+                parts.append("D\(horizon) power law (too far to back-test from this history), interval nominal 90% from the fit")
+                continue
+            }
+            guard let used = outcome.ranking(horizon: horizon).lazy.compactMap({ fit($0) }).first else { continue }
+            chosenByHorizon[horizon] = used
+            let own = outcome.halfWidth(method: used.method, horizon: horizon, lastDay: triangle.lastDay)
+            let width = own ?? widest.map { LTVBacktest.studentT90(degrees: $0.points) * $0.c
+                * max(0, log(Double(horizon) / Double(max(triangle.lastDay, 1)))) } ?? 0
+            running = max(running, width)
+            widths[horizon] = running
+            let winner = outcome.chosen(horizon: horizon)
+            let score = outcome.scores[horizon]?[used.method].map { String(format: "%.1f%%", 100 * $0) } ?? "n/a"
+            parts.append("D\(horizon) \(used.method.rawValue)"
+                         + (winner == used.method ? "" : " (\(winner?.rawValue ?? "none") won the back-test but cannot fit)")
+                         + " back-test error \(score)" + (own == nil ? ", interval from the widest method's errors" : ""))
+        }
+        byHorizon = chosenByHorizon
+        halfWidths = widths
+        ownPowerLawInterval = ownInterval
+        projection = horizons.sorted().reversed().lazy.compactMap { chosenByHorizon[$0] }.first
+        usesBacktestInterval = projection != nil
+        note = projection == nil ? "no method could fit this network's observed days; no projection"
+            : parts.joined(separator: "; ") + "; intervals nominal 80% from the back-test errors of the method used, "
+                + "widened with the extrapolation ratio"
     }
 
     /// The projection on a day with its interval.
-    func value(day: Int, outcome: LTVBacktest.Outcome) -> (ltv: Double, low: Double, high: Double) {
-        guard let projection else { return (0, 0, 0) }
-        let center = max(projection.predict(day: day), floor)
-        if !usesBacktestInterval, case .powerLaw(let fit) = projection {
+    func value(day: Int) -> (ltv: Double, low: Double, high: Double) {
+        guard let used = byHorizon[day] ?? projection else { return (0, 0, 0) }
+        let center = max(used.predict(day: day), floor)
+        if !usesBacktestInterval || ownPowerLawInterval.contains(day), case .powerLaw(let fit) = used {
             let interval = fit.interval(day: day)
             return (center, interval.low, interval.high)
         }
-        let width = outcome.halfWidth(horizon: day) ?? 0
+        let width = halfWidths[day] ?? halfWidths.filter { $0.key <= day }.max { $0.key < $1.key }?.value ?? 0
         return (center, max(center * exp(-width), floor), center * exp(width))
     }
 

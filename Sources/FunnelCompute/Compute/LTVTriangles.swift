@@ -36,6 +36,7 @@ public struct LTVTriangles: Sendable {
             var purchases: [Double]
             var buyers: [[Int]] = []
             var buyerRevenue: [[Double]] = []
+            var age = 0
         }
         var cohorts: [Key: Building] = [:]
         var buyersByApp: [String: [Buyer]] = [:]
@@ -46,7 +47,8 @@ public struct LTVTriangles: Sendable {
             if cohorts[key] == nil {
                 cohorts[key] = Building(installs: try row.decode(Double.self, at: 3),
                                         revenue: [Double](repeating: 0, count: lastDay + 1),
-                                        purchases: [Double](repeating: 0, count: lastDay + 1))
+                                        purchases: [Double](repeating: 0, count: lastDay + 1),
+                                        age: try row.decode(Int.self, at: 8))
             }
             guard let day = try row.decode(Int?.self, at: 5), day >= 0, day <= lastDay else { continue }
             cohorts[key]!.revenue[day] += try row.decode(Double.self, at: 6)
@@ -75,7 +77,7 @@ public struct LTVTriangles: Sendable {
             byApp[key.app, default: [:]][key.network, default: []].append(
                 (key.cohort, CohortTriangle.Cohort(installs: cohort.installs, revenueByDay: cohort.revenue,
                                                    purchasesByDay: cohort.purchases, buyerPurchaseDays: cohort.buyers,
-                                                   buyerPurchaseRevenue: cohort.buyerRevenue)))
+                                                   buyerPurchaseRevenue: cohort.buyerRevenue, age: cohort.age)))
         }
         var triangles = LTVTriangles(byApp: byApp.mapValues { networks in
             networks.mapValues { CohortTriangle(cohorts: $0.sorted { $0.0 < $1.0 }.map(\.1)) }

@@ -62,9 +62,9 @@ public struct WeightedPurchaseHistory: Sendable, Equatable {
 /// purchase they drop out for good with probability p ~ Beta(a, b). Parameters are fitted by
 /// maximum likelihood on the customers' (x, tx, T).
 ///
-/// `a` must exceed 1 for the expectations' leading factor (a + b + x − 1)/(a − 1) to be finite;
-/// fits on real data have a < 1 now and then, where the formulas still hold (both factors are
-/// negative) except at a = 1 exactly.
+/// The expectations' closed form has a leading factor (a + b + x − 1)/(a − 1): fits on real data
+/// have a < 1 now and then, where it still holds (both factors are negative), but near a = 1 and
+/// on short histories it cancels to nonsense; `expectedPurchases` then integrates numerically.
 public struct BGNBD: Sendable, Equatable {
     public let r: Double
     public let alpha: Double
@@ -159,12 +159,18 @@ public struct BGNBD: Sendable, Equatable {
 
     // MARK: Fitting
 
+    /// The bounds of (ln r, ln α, ln a, ln b) in a fit: r, a and b in [1e-4, 1e4], α in [1e-4, 1e7]
+    /// (α is in the unit of time: 1e7 days is a rate of purchase far below any app's).
+    public static let logBounds: [ClosedRange<Double>] = [log(1e-4)...log(1e4), log(1e-4)...log(1e7),
+                                                          log(1e-4)...log(1e4), log(1e-4)...log(1e4)]
+
     /// Maximum-likelihood fit on (grouped) histories: Nelder–Mead with restarts on the −log-likelihood
-    /// per customer, over (ln r, ln α, ln a, ln b) — so the parameters stay positive. Starts from
+    /// per customer, over (ln r, ln α, ln a, ln b) within `logBounds` — so the parameters stay
+    /// positive and bounded. Starts from
     /// `start` (all 1 when nil) and also from a start scaled to the data (α at the mean age), and
     /// keeps the better. Rows with T <= 0 (customers first seen at the end of observation, no
     /// information) or weight <= 0 are left out. Returns nil without data or when no finite
-    /// likelihood was found. With `onlyFromStart` (and a `start`), only the given start is tried:
+    /// likelihood was found (a failed fit, not to be used). With `onlyFromStart` (and a `start`), only the given start is tried:
     /// a refit close to a known fit (the same customers seen a few weeks earlier).
     public static func fit(_ data: [WeightedPurchaseHistory], start: BGNBD? = nil,
                            minimiser: NelderMead = NelderMead(), onlyFromStart: Bool = false) -> Fit? {
@@ -173,13 +179,14 @@ public struct BGNBD: Sendable, Equatable {
         guard customers > 0 else { return nil }
         let cache = XTerms(maxX: usable.map(\.history.x).max() ?? 0)
         let objective: ([Double]) -> Double = { theta in
-            // exp of very large log-parameters overflows; such points are out of the domain.
-            guard theta.allSatisfy({ abs($0) < 30 }) else { return .infinity }
+            // Bounded parameters: past the bounds a fit has run off to a degenerate model (and exp
+            // of very large log-parameters overflows).
+            guard zip(theta, logBounds).allSatisfy({ $1.contains($0) }) else { return .infinity }
             let p = theta.map { exp($0) }
             return -totalLogLikelihood(r: p[0], alpha: p[1], a: p[2], b: p[3], data: usable, cache: cache) / customers
         }
         let meanAge = usable.reduce(0) { $0 + $1.weight * $1.history.T } / customers
-        var starts: [[Double]] = [[0, log(max(meanAge, 1e-6)), 0, 0]]
+        var starts: [[Double]] = [[0, log(min(max(meanAge, 1e-3), 1e6)), 0, 0]]
         if let start {
             starts.insert([log(start.r), log(start.alpha), log(start.a), log(start.b)], at: 0)
             if onlyFromStart { starts.removeLast() }
@@ -193,6 +200,10 @@ public struct BGNBD: Sendable, Equatable {
         }
         guard let best, best.value.isFinite else { return nil }
         let p = best.point.map { exp($0) }
+        // A fit whose own predictions are not finite and non-negative is not used.
+        let model = BGNBD(r: p[0], alpha: p[1], a: p[2], b: p[3])
+        let check = model.expectedPurchases(t: 10 * meanAge + 1, x: 0, tx: 0, T: meanAge)
+        guard check.isFinite, check >= 0 else { return nil }
         return Fit(model: BGNBD(r: p[0], alpha: p[1], a: p[2], b: p[3]), logLikelihood: -best.value * customers,
                    customers: customers, optimizer: best)
     }
@@ -200,12 +211,10 @@ public struct BGNBD: Sendable, Equatable {
     // MARK: Predictions
 
     /// Expected repeat purchases in (0, t] of a new customer (eq. 9 of the paper):
-    /// (a+b−1)/(a−1) · [1 − (α/(α+t))^r · 2F1(r, b; a+b−1; t/(α+t))].
+    /// (a+b−1)/(a−1) · [1 − (α/(α+t))^r · 2F1(r, b; a+b−1; t/(α+t))]; eq. 10 at x = 0, T = 0, with
+    /// its safeguards.
     public func expectedPurchases(t: Double) -> Double {
-        guard t > 0 else { return 0 }
-        let logHyp = SpecialFunctions.logHypergeometric2F1(a: r, b: b, c: a + b - 1, z: t / (alpha + t))
-        let logTerm = logHyp + r * log(alpha / (alpha + t))
-        return (a + b - 1) / (a - 1) * -expm1(logTerm)
+        expectedPurchases(t: t, x: 0, tx: 0, T: 0)
     }
 
     /// Expected purchases in the next t periods of a customer with history (x, tx, T)
@@ -214,17 +223,55 @@ public struct BGNBD: Sendable, Equatable {
     ///     (a+b+x−1)/(a−1) · [1 − ((α+T)/(α+T+t))^(r+x) · 2F1(r+x, b+x; a+b+x−1; t/(α+T+t))]
     ///     / (1 + [x > 0] · a/(b+x−1) · ((α+T)/(α+tx))^(r+x))
     ///
-    /// The 2F1 and both powers are taken in log space (see `SpecialFunctions.logHypergeometric2F1`),
-    /// so large x and long horizons do not overflow. NaN if the 2F1 series does not converge
-    /// (z = t/(α+T+t) extremely close to 1, i.e. a horizon many thousand times α + T).
+    /// The 2F1 and both powers are taken in log space (see `SpecialFunctions.logHypergeometric2F1`).
+    /// The closed form loses everything to cancellation near a = 1 and when the 2F1 series cannot
+    /// be summed (z = t/(α+T+t) near 1: short histories, long horizons); fits on short app
+    /// histories gave expectations of −1e112 there. So the closed form is only kept when it lies
+    /// within [0, P(alive) · t · (r+x)/(α+T)] (a customer alive at T buys at a posterior mean rate
+    /// (r+x)/(α+T) until they drop out, so no more than that on average); otherwise the same
+    /// expectation is integrated numerically (`aliveExpectationByQuadrature`). The result is
+    /// always finite and non-negative for positive parameters.
     public func expectedPurchases(t: Double, x: Int, tx: Double, T: Double) -> Double {
         guard t > 0 else { return 0 }
         let xd = Double(x)
+        let alive = probabilityAlive(x: x, tx: tx, T: T)
+        let bound = alive * t * (r + xd) / (alpha + T)
         let z = t / (alpha + T + t)
         let logHyp = SpecialFunctions.logHypergeometric2F1(a: r + xd, b: b + xd, c: a + b + xd - 1, z: z)
         let logTerm = logHyp + (r + xd) * log((alpha + T) / (alpha + T + t))
-        let numerator = (a + b + xd - 1) / (a - 1) * -expm1(logTerm)
-        return numerator * probabilityAlive(x: x, tx: tx, T: T)
+        let closedForm = (a + b + xd - 1) / (a - 1) * -expm1(logTerm) * alive
+        if closedForm.isFinite, closedForm >= 0, closedForm <= bound * (1 + 1e-9), abs(a - 1) > 1e-6 {
+            return closedForm
+        }
+        let integrated = alive * Self.aliveExpectationByQuadrature(t: t, shape: r + xd, rate: alpha + T, a: a, b: b + xd)
+        return integrated.isFinite ? min(max(integrated, 0), bound) : bound
+    }
+
+    /// E[purchases in the next t | alive] for a customer whose rate is Gamma(shape, rate) and whose
+    /// drop-out probability is Beta(a, b) (the posteriors given x and T: shape r+x, rate α+T, b+x).
+    /// Given λ and p a living customer buys (1 − e^(−λpt))/p in expectation; over λ that is
+    /// g(p) = (1 − (1 + pt/rate)^(−shape))/p, bounded by shape·t/rate, and the Beta integral of g is
+    /// taken by Gauss–Legendre on each half of (0, 1), substituting p = u^(1/a) on the first and
+    /// 1 − p = v^(1/b) on the second so that the Beta density's end points are smooth.
+    public static func aliveExpectationByQuadrature(t: Double, shape: Double, rate: Double, a: Double, b: Double) -> Double {
+        func g(_ p: Double) -> Double {
+            guard p > 0 else { return shape * t / rate }
+            return -expm1(-shape * log1p(p * t / rate)) / p
+        }
+        let logNorm = SpecialFunctions.logBeta(a, b)
+        // ∫_0^½ g(p) p^(a−1) (1−p)^(b−1) dp = (1/a) ∫_0^(½^a) g(u^(1/a)) (1 − u^(1/a))^(b−1) du.
+        let lowEnd = pow(0.5, a)
+        let low = Quadrature.gaussLegendre(from: 0, to: lowEnd) { u in
+            let p = pow(u, 1 / a)
+            return g(p) * exp((b - 1) * log1p(-p))
+        } / a
+        // ∫_½^1 … dp = (1/b) ∫_0^(½^b) g(1 − v^(1/b)) (1 − v^(1/b))^(a−1) dv.
+        let highEnd = pow(0.5, b)
+        let high = highEnd > 0 ? Quadrature.gaussLegendre(from: 0, to: highEnd) { v in
+            let q = pow(v, 1 / b)
+            return g(1 - q) * exp((a - 1) * log1p(-q))
+        } / b : 0
+        return (low + high) * exp(-logNorm)
     }
 
     /// The probability that a customer with history (x, tx, T) has not dropped out

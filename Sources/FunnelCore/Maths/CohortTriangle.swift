@@ -19,9 +19,14 @@ public struct CohortTriangle: Sendable, Equatable {
         /// unknown (the per-user model then values every purchase day at the triangle's mean).
         public let buyerPurchaseRevenue: [[Double]]
 
+        /// Days from the cohort's install to the triangle's last day: `lastDay`, unless the rows
+        /// are capped (`[ltv].max_day`) short of the cohort's age.
+        public let age: Int
+
         public init(installs: Double, revenueByDay: [Double], purchasesByDay: [Double]? = nil,
-                    buyerPurchaseDays: [[Int]] = [], buyerPurchaseRevenue: [[Double]] = []) {
+                    buyerPurchaseDays: [[Int]] = [], buyerPurchaseRevenue: [[Double]] = [], age: Int? = nil) {
             self.installs = installs
+            self.age = max(age ?? revenueByDay.count - 1, revenueByDay.count - 1)
             self.revenueByDay = revenueByDay
             self.purchasesByDay = purchasesByDay ?? Array(repeating: 0, count: revenueByDay.count)
             self.buyerPurchaseDays = buyerPurchaseDays
@@ -31,6 +36,26 @@ public struct CohortTriangle: Sendable, Equatable {
 
         /// The last day the cohort is mature for (-1: none).
         public var lastDay: Int { revenueByDay.count - 1 }
+
+        /// The cohort as it stood on its day `day` (days after it, and purchases on them, left out).
+        public func through(day: Int) -> Cohort {
+            guard day < lastDay else {
+                return Cohort(installs: installs, revenueByDay: revenueByDay, purchasesByDay: purchasesByDay,
+                              buyerPurchaseDays: buyerPurchaseDays, buyerPurchaseRevenue: buyerPurchaseRevenue,
+                              age: min(age, day))
+            }
+            var days: [[Int]] = []
+            var revenue: [[Double]] = []
+            for (index, buyer) in buyerPurchaseDays.enumerated() {
+                let kept = buyer.prefix { $0 <= day }
+                guard !kept.isEmpty else { continue }
+                days.append(Array(kept))
+                if !buyerPurchaseRevenue.isEmpty { revenue.append(Array(buyerPurchaseRevenue[index].prefix(kept.count))) }
+            }
+            return Cohort(installs: installs, revenueByDay: Array(revenueByDay.prefix(day + 1)),
+                          purchasesByDay: Array(purchasesByDay.prefix(day + 1)), buyerPurchaseDays: days,
+                          buyerPurchaseRevenue: revenue, age: day)
+        }
 
         /// Cumulative revenue on days 0...day (day <= lastDay).
         public func cumulativeRevenue(through day: Int) -> Double {
@@ -50,12 +75,14 @@ public struct CohortTriangle: Sendable, Equatable {
     /// All installs.
     public var installs: Double { cohorts.reduce(0) { $0 + $1.installs } }
 
-    /// The triangle as it stood `days` calendar days earlier: each cohort loses its last `days`
-    /// days, and cohorts younger than that drop out.
+    /// The triangle as it stood `days` calendar days earlier: each cohort loses the days past its
+    /// age then (a cohort whose rows are capped short of its age loses only those past it), and
+    /// cohorts younger than that drop out.
     public func holdingOut(days: Int) -> CohortTriangle {
         guard days > 0 else { return self }
-        return CohortTriangle(cohorts: cohorts.compactMap { cohort in
-            let keep = cohort.revenueByDay.count - days
+        let holdout = days
+        return CohortTriangle(cohorts: cohorts.compactMap { cohort -> Cohort? in
+            let keep = min(cohort.revenueByDay.count, cohort.age - holdout + 1)
             guard keep > 0 else { return nil }
             var days: [[Int]] = []
             var revenue: [[Double]] = []
@@ -67,8 +94,42 @@ public struct CohortTriangle: Sendable, Equatable {
             }
             return Cohort(installs: cohort.installs, revenueByDay: Array(cohort.revenueByDay.prefix(keep)),
                           purchasesByDay: Array(cohort.purchasesByDay.prefix(keep)),
-                          buyerPurchaseDays: days, buyerPurchaseRevenue: revenue)
+                          buyerPurchaseDays: days, buyerPurchaseRevenue: revenue, age: cohort.age - holdout)
         })
+    }
+
+    /// The age of the oldest cohort (-1 when empty).
+    public var oldestAge: Int { cohorts.map(\.age).max() ?? -1 }
+
+    /// A back-test window of a triangle whose oldest cohort is `oldestAge` days old (every cohort
+    /// ending on the same calendar day; for a network, the app's oldest): the cohorts installed
+    /// `firstInstallDay` ..< firstInstallDay + `days` days after the first install, as they stood
+    /// at the window's end (`history`: the oldest `days − 1` days old), and those cohorts' full
+    /// rows (`cohorts`).
+    public struct Window: Sendable {
+        public let history: CohortTriangle
+        public let cohorts: [Cohort]
+
+        /// The window's cohorts' LTV on `day` as observed (cumulative revenue through day over
+        /// installs); nil unless every one of them is mature for it.
+        public func observed(day: Int) -> Double? {
+            guard !cohorts.isEmpty, cohorts.allSatisfy({ $0.lastDay >= day }) else { return nil }
+            let installs = cohorts.reduce(0) { $0 + $1.installs }
+            return installs > 0 ? cohorts.reduce(0) { $0 + $1.cumulativeRevenue(through: day) } / installs : nil
+        }
+    }
+
+    public func window(oldestAge: Int, firstInstallDay: Int, days: Int) -> Window {
+        let end = firstInstallDay + days - 1
+        var chosen: [Cohort] = []
+        var held: [Cohort] = []
+        for cohort in cohorts {
+            let installDay = oldestAge - cohort.age
+            guard installDay >= firstInstallDay, installDay <= end else { continue }
+            chosen.append(cohort)
+            held.append(cohort.through(day: end - installDay))
+        }
+        return Window(history: CohortTriangle(cohorts: held), cohorts: chosen)
     }
 
     /// The installs of the cohorts mature for each day 0...lastDay.

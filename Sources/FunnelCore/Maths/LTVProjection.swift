@@ -45,7 +45,8 @@ public enum LTVProjection: Sendable {
         }
     }
 
-    /// Fits `method` on a triangle; nil when the triangle does not carry enough for it. For the
+    /// Fits `method` on a triangle; nil when the triangle does not carry enough for it (or the fit
+    /// failed). For the
     /// per-user model, `pooled` (the app's fit) projects the network when it has fewer than
     /// `LTVBacktest.minimumNetworkBuyers` buyers or `ownFit` is false (the app's own triangle), and
     /// warm-starts the network's own fit otherwise; `spend` (the app's Gamma-Gamma fit) values
@@ -71,42 +72,54 @@ public enum LTVProjection: Sendable {
     }
 }
 
-/// The back-test that picks an app's projection method and sizes its intervals.
+/// The back-test that picks an app's projection method per horizon and sizes its intervals.
 ///
-/// The triangle's most recent calendar days are held out: the history as it stood `L − s` days
-/// earlier is projected to a target day t that the full history observes, and the projection is
-/// compared with the observed LTV on t (the cohorts mature for t). Each horizon H past the observed
-/// days is back-tested at its own extrapolation ratio: t is the last day backed by 30% of the
-/// installs (and one and two weeks before it: three origins), and s = t · L / H, so the held-out
-/// history is to t what the full history is to H. Origins with s < 7 days are skipped.
+/// It judges the real extrapolation. The app's history spans days 0...L (L: its oldest cohort's
+/// last day) and a horizon H is projected from it, a ratio k = H / L. The back-test takes a window
+/// of the cohorts installed on ℓ + 1 consecutive calendar days, as they stood at the window's end
+/// (the oldest ℓ days old), projects their LTV on day t = round(k · ℓ), and compares it with their
+/// LTV on t as later observed (every cohort of the window is mature for t). ℓ is the longest the
+/// data allow: the window's youngest cohort must be mature for t, so ℓ (1 + k) <= L − o for a
+/// window starting o days after the first install (90 days projected to 365 are judged by 17 days
+/// projected to 70). Windows start at o = 0, 7 and 14 (`origins`): up to three values per method
+/// and horizon, each with ℓ >= `minimumFromDay`. Each value is counted once: the app's ("all") points choose
+/// and size; the networks' points are reported beside them.
 ///
-/// The error of a projection is ln(projected / observed). A method's score is the mean absolute
-/// error over every network, horizon and origin it could project; the method with the smallest
-/// score is chosen for the app (a method projecting fewer than half the points of the best-covered
-/// one is not considered). The interval at H is the projection times exp(±z·σ_H), σ_H the root
-/// mean square of the chosen method's errors at H (the largest σ of the tested horizons when H has
-/// none) and z = 1.2816 (a nominal 80% interval). Coverage: each back-test error of the chosen
-/// method is checked against the interval made from the other errors at its horizon (leave one
-/// out), and the share covered is reported; it should be near 80%.
+/// The error of a projection is ln(projected / observed). Per horizon H, a method's score is the
+/// mean of |error| / ln(t / ℓ) (its error per unit of log extrapolation) over its app points at H
+/// and at the shorter horizons: the shorter extrapolations are evidence on the longer one (on a
+/// saturating curve, the 17 → 70-day pairs of a 90-day history alone cannot tell a power law's
+/// overshoot at D365). The method with the smallest score is chosen for the app and horizon (a
+/// method projecting fewer than half the points of the best-covered one, or none at H, is not
+/// considered). Intervals (`halfWidth`): the errors of the method actually
+/// used, scaled by the extrapolation, c = rms(error / ln(t / ℓ)) over its app points at every
+/// horizon; at H the half-width is q · c · ln(H / L), q the 90% quantile of Student's t with as many
+/// degrees of freedom as points (a nominal 80% interval for errors ~ N(0, (c ln k)²) with c
+/// estimated), so the interval widens with the extrapolation ratio and is never narrower at a later
+/// horizon. Coverage (`coverage`): each of the used method's points against the interval made
+/// from its other points (leave one out).
 public struct LTVBacktest: Sendable {
     /// One projection compared with what was later observed.
     public struct Point: Sendable, Equatable {
         public let network: String
         public let method: LTVMethod
         public let horizon: Int
-        /// The held-out history's last day (its oldest cohort's age).
+        /// The held-out history's last day (its oldest cohort's age, ℓ).
         public let fromDay: Int
         public let targetDay: Int
+        /// The window's first install day, in days after the app's first install (o).
+        public let originDay: Int
         public let projected: Double
         public let observed: Double
 
-        public init(network: String, method: LTVMethod, horizon: Int, fromDay: Int, targetDay: Int, projected: Double,
-                    observed: Double) {
+        public init(network: String, method: LTVMethod, horizon: Int, fromDay: Int, targetDay: Int, originDay: Int = 0,
+                    projected: Double, observed: Double) {
             self.network = network
             self.method = method
             self.horizon = horizon
             self.fromDay = fromDay
             self.targetDay = targetDay
+            self.originDay = originDay
             self.projected = projected
             self.observed = observed
         }
@@ -115,134 +128,172 @@ public struct LTVBacktest: Sendable {
         public var logError: Double { log(projected / observed) }
         /// projected / observed − 1.
         public var relativeError: Double { projected / observed - 1 }
+        /// ln(targetDay / fromDay): the log extrapolation ratio.
+        public var logRatio: Double { log(Double(targetDay) / Double(max(fromDay, 1))) }
     }
 
     /// What the back-test found for one app.
     public struct Outcome: Sendable {
         public let points: [Point]
-        /// Mean absolute log error per method (only methods considered).
-        public let scores: [LTVMethod: Double]
-        /// The method with the smallest score; nil when nothing could be back-tested.
-        public let chosen: LTVMethod?
-        /// σ of the chosen method's errors per back-tested horizon.
-        public let sigma: [Int: Double]
-        /// Share of the chosen method's held-out values inside their leave-one-out interval.
-        public let coverage: Double?
-        /// Points the coverage was checked on.
-        public let coveragePoints: Int
+        /// The score per horizon and method (methods considered): mean |log error| per unit of log
+        /// extrapolation ratio over the app's points at the horizon and the shorter ones.
+        public let scores: [Int: [LTVMethod: Double]]
+        /// The method with the smallest score per horizon.
+        public let chosenByHorizon: [Int: LTVMethod]
 
-        /// Methods ordered by score (best first), then those not back-tested.
-        public var ranking: [LTVMethod] {
-            scores.sorted { ($0.value, $0.key.rawValue) < ($1.value, $1.key.rawValue) }.map(\.key)
-                + LTVMethod.allCases.filter { scores[$0] == nil }
+        public init(points: [Point], scores: [Int: [LTVMethod: Double]], chosenByHorizon: [Int: LTVMethod]) {
+            self.points = points
+            self.scores = scores
+            self.chosenByHorizon = chosenByHorizon
         }
 
-        /// The log half-width of the interval at a horizon.
-        public func halfWidth(horizon: Int) -> Double? {
-            if let value = sigma[horizon] { return LTVBacktest.z * value }
-            return sigma.values.max().map { LTVBacktest.z * $0 }
+        /// The app's points (network "all"): each back-test value once.
+        public var appPoints: [Point] { points.filter { $0.network == "all" } }
+
+        /// The method chosen for the longest back-tested horizon; nil when nothing was back-tested.
+        public var chosen: LTVMethod? { chosenByHorizon.max { $0.key < $1.key }?.value }
+
+        /// The method chosen for `horizon`: its own, else the nearest back-tested horizon's.
+        public func chosen(horizon: Int) -> LTVMethod? {
+            chosenByHorizon.min { (abs($0.key - horizon), $0.key) < (abs($1.key - horizon), $1.key) }?.value
+        }
+
+        /// Methods ordered by their score at `horizon` (as `chosen(horizon:)`), best first, then
+        /// those not back-tested there.
+        public func ranking(horizon: Int) -> [LTVMethod] {
+            let key = chosenByHorizon.keys.min { (abs($0 - horizon), $0) < (abs($1 - horizon), $1) }
+            let atHorizon = key.flatMap { scores[$0] } ?? [:]
+            return atHorizon.sorted { ($0.value, $0.key.rawValue) < ($1.value, $1.key.rawValue) }.map(\.key)
+                + LTVMethod.allCases.filter { atHorizon[$0] == nil }
+        }
+
+        /// c of `method`: rms of its app errors over their log extrapolation ratios; nil without points.
+        public func scale(method: LTVMethod) -> (c: Double, points: Int)? {
+            let mine = appPoints.filter { $0.method == method && $0.logRatio > 0 }
+            guard !mine.isEmpty else { return nil }
+            return (LTVBacktest.rms(mine.map { $0.logError / $0.logRatio }), mine.count)
+        }
+
+        /// The log half-width of `method`'s nominal 80% interval at `horizon` projected from days
+        /// 0...`lastDay`; nil when the method has no back-test points.
+        public func halfWidth(method: LTVMethod, horizon: Int, lastDay: Int) -> Double? {
+            guard let (c, n) = scale(method: method) else { return nil }
+            return LTVBacktest.studentT90(degrees: n) * c * max(0, log(Double(horizon) / Double(max(lastDay, 1))))
+        }
+
+        /// Share of `method`'s app points inside the interval made from its other points (leave one
+        /// out), with the number checked; nil with fewer than 2 points.
+        public func coverage(method: LTVMethod) -> (share: Double, points: Int)? {
+            let mine = appPoints.filter { $0.method == method && $0.logRatio > 0 }
+            guard mine.count >= 2 else { return nil }
+            var covered = 0
+            for (index, point) in mine.enumerated() {
+                var others = mine
+                others.remove(at: index)
+                let c = LTVBacktest.rms(others.map { $0.logError / $0.logRatio })
+                if abs(point.logError) <= LTVBacktest.studentT90(degrees: others.count) * c * point.logRatio { covered += 1 }
+            }
+            return (Double(covered) / Double(mine.count), mine.count)
         }
     }
 
-    /// z of the stated interval (nominal 80%, two-sided).
-    public static let z = 1.2816
     /// Buyers a network needs for its own per-user fit (else the app's pooled fit).
     public static let minimumNetworkBuyers = 300
-    /// The shortest held-out history back-tested.
-    public static let minimumFromDay = 7
-    /// Origins per horizon (targets a week apart).
-    public static let origins = 3
-    /// Share of day 0's installs the target day must keep.
+    /// The shortest held-out history back-tested (ℓ): a window of under two weeks holds too little
+    /// of the repeat purchases to judge an extrapolation (on generated saturating curves, 7- to
+    /// 10-day windows chose a linear tail that projected D180 from 47 days 70% high). Compute
+    /// projects a horizon the history is too short to back-test with the power law and its own
+    /// interval.
+    public static let minimumFromDay = 14
+    /// The windows' first install days (o).
+    public static let origins = [0, 7, 14]
+    /// Share of day 0's installs the target day must keep (the floor of projections).
     public static let targetSupport = 0.3
 
-    /// Back-tests every method on an app's triangles (keyed by network; "all" is the app's).
-    /// `start` warm-starts the per-user fits (the fit on the whole history is close to theirs).
+    /// The 90% quantile of Student's t with `degrees` degrees of freedom (1.2816 from 30 on).
+    public static func studentT90(degrees: Int) -> Double {
+        let table = [3.078, 1.886, 1.638, 1.533, 1.476, 1.440, 1.415, 1.397, 1.383, 1.372, 1.363, 1.356, 1.350, 1.345,
+                     1.341, 1.337, 1.333, 1.330, 1.328, 1.325]
+        if degrees >= 1 && degrees <= table.count { return table[degrees - 1] }
+        return degrees > table.count ? (degrees >= 30 ? 1.2816 : 1.31) : .infinity
+    }
+
+    /// Back-tests every method on an app's triangles (keyed by network; "all" is the app's; all
+    /// end on the same calendar day). `start` warm-starts the per-user fits.
     public static func run(networks: [String: CohortTriangle], horizons: [Int],
                            methods: [LTVMethod] = LTVMethod.allCases, start: BGNBD? = nil) -> Outcome {
-        guard let all = networks["all"] else { return outcome(points: [], methods: methods) }
+        guard let all = networks["all"], all.lastDay > 0 else { return outcome(points: [], methods: methods) }
         let lastDay = all.lastDay
-        let target = all.lastDay(backedBy: targetSupport)
-        let projectedFrom = all.lastDay(backedBy: DevelopmentFactorProjection.minimumSupport)
+        let oldestAge = all.oldestAge
         var points: [Point] = []
-        for horizon in horizons where horizon > projectedFrom && lastDay > 0 {
-            for origin in 0..<origins {
-                let targetDay = target - 7 * origin
-                let fromDay = Int((Double(targetDay) * Double(lastDay) / Double(horizon)).rounded())
-                guard fromDay >= minimumFromDay, targetDay > fromDay else { continue }
-                points += backtest(networks: networks, holdout: lastDay - fromDay, fromDay: fromDay,
+        for horizon in horizons where horizon > lastDay {
+            let ratio = Double(horizon) / Double(lastDay)
+            for origin in origins {
+                let fromDay = Int((Double(lastDay - origin) / (1 + ratio)).rounded(.down))
+                let targetDay = Int((ratio * Double(fromDay)).rounded())
+                guard fromDay >= minimumFromDay, origin + fromDay + targetDay <= lastDay else { continue }
+                points += backtest(networks: networks, oldestAge: oldestAge, origin: origin, fromDay: fromDay,
                                    targetDay: targetDay, horizon: horizon, methods: methods, start: start)
             }
         }
         return outcome(points: points, methods: methods)
     }
 
-    /// Every method's projection of `targetDay` from the history `holdout` days shorter. The
-    /// per-user model is fitted once, on the app's histories, and projects every network from
-    /// them (a fit per network and origin would cost more than the rest of a daily run).
-    public static func backtest(networks: [String: CohortTriangle], holdout: Int, fromDay: Int, targetDay: Int,
+    /// Every method's projection of `targetDay` for the cohorts installed on days origin...origin +
+    /// fromDay (of an app whose oldest cohort is `oldestAge` days old), from those cohorts as they
+    /// stood fromDay days after the window opened. The per-user model is fitted once, on the app's
+    /// window, and projects every network from it.
+    public static func backtest(networks: [String: CohortTriangle], oldestAge: Int, origin: Int, fromDay: Int, targetDay: Int,
                                 horizon: Int, methods: [LTVMethod], start: BGNBD? = nil) -> [Point] {
-        let held = networks.mapValues { $0.holdingOut(days: holdout) }
-        let pooled = held["all"].map(PurchaseModelProjection.histories)
+        let windows = networks.mapValues { $0.window(oldestAge: oldestAge, firstInstallDay: origin, days: fromDay + 1) }
         var pooledFit: BGNBD.Fit?
         var pooledSpend: GammaGamma?
-        if methods.contains(.purchaseModel), let pooled {
-            pooledFit = PurchaseModelProjection.fitHistories(pooled, start: start, refit: start != nil)
-            pooledSpend = held["all"].flatMap { PurchaseModelProjection.fitSpend($0) }
+        if methods.contains(.purchaseModel), let pooled = windows["all"]?.history {
+            pooledFit = PurchaseModelProjection.fitHistories(PurchaseModelProjection.histories(pooled), start: start,
+                                                             refit: start != nil)
+            pooledSpend = PurchaseModelProjection.fitSpend(pooled)
         }
         var points: [Point] = []
         for network in networks.keys.sorted(by: { ($0 == "all" ? 0 : 1, $0) < ($1 == "all" ? 0 : 1, $1) }) {
-            let full = networks[network]!
-            let observedCurve = full.matureCurve()
-            guard targetDay < observedCurve.count, full.installsByDay()[targetDay] > 0,
-                  observedCurve[targetDay] > 0, let history = held[network], history.lastDay >= 0
-            else { continue }
+            guard let window = windows[network], window.history.installs > 0,
+                  let observed = window.observed(day: targetDay), observed > 0 else { continue }
             for method in methods {
                 let projection: LTVProjection?
                 if method == .purchaseModel {
-                    projection = pooledFit.flatMap { PurchaseModelProjection(fitted: $0, triangle: history, spend: pooledSpend) }
+                    projection = pooledFit.flatMap { PurchaseModelProjection(fitted: $0, triangle: window.history, spend: pooledSpend) }
                         .map(LTVProjection.purchaseModel)
                 } else {
-                    projection = LTVProjection.fit(method, history)
+                    projection = LTVProjection.fit(method, window.history)
                 }
                 guard let projection else { continue }
                 let value = projection.predict(day: targetDay)
                 guard value > 0, value.isFinite else { continue }
                 points.append(Point(network: network, method: method, horizon: horizon, fromDay: fromDay,
-                                    targetDay: targetDay, projected: value, observed: observedCurve[targetDay]))
+                                    targetDay: targetDay, originDay: origin, projected: value, observed: observed))
             }
         }
         return points
     }
 
-    /// The choice, intervals and coverage from back-test points (made now or kept from a run before).
+    /// The choice per horizon from back-test points (made now or kept from a run before).
     public static func outcome(points: [Point], methods: [LTVMethod] = LTVMethod.allCases) -> Outcome {
-        let counts = Dictionary(grouping: points, by: \.method).mapValues(\.count)
-        let most = counts.values.max() ?? 0
-        var scores: [LTVMethod: Double] = [:]
-        for method in methods {
-            let mine = points.filter { $0.method == method }
-            guard !mine.isEmpty, 2 * mine.count >= most else { continue }
-            scores[method] = mine.reduce(0) { $0 + abs($1.logError) } / Double(mine.count)
-        }
-        let chosen = scores.min { ($0.value, $0.key.rawValue) < ($1.value, $1.key.rawValue) }?.key
-        var sigma: [Int: Double] = [:]
-        var covered = 0
-        var checked = 0
-        if let chosen {
-            let mine = points.filter { $0.method == chosen }
-            for (horizon, atHorizon) in Dictionary(grouping: mine, by: \.horizon) {
-                sigma[horizon] = rms(atHorizon.map(\.logError))
-                guard atHorizon.count >= 3 else { continue }
-                for (index, point) in atHorizon.enumerated() {
-                    var others = atHorizon.map(\.logError)
-                    others.remove(at: index)
-                    checked += 1
-                    if abs(point.logError) <= z * rms(others) { covered += 1 }
-                }
+        var scores: [Int: [LTVMethod: Double]] = [:]
+        var chosen: [Int: LTVMethod] = [:]
+        let app = points.filter { $0.network == "all" && $0.logRatio > 0 }
+        for horizon in Set(app.map(\.horizon)) {
+            let upTo = app.filter { $0.horizon <= horizon }
+            let counts = Dictionary(grouping: upTo, by: \.method).mapValues(\.count)
+            let most = counts.values.max() ?? 0
+            var byMethod: [LTVMethod: Double] = [:]
+            for method in methods {
+                let mine = upTo.filter { $0.method == method }
+                guard !mine.isEmpty, 2 * mine.count >= most, mine.contains(where: { $0.horizon == horizon }) else { continue }
+                byMethod[method] = mine.reduce(0) { $0 + abs($1.logError) / $1.logRatio } / Double(mine.count)
             }
+            scores[horizon] = byMethod
+            chosen[horizon] = byMethod.min { ($0.value, $0.key.rawValue) < ($1.value, $1.key.rawValue) }?.key
         }
-        return Outcome(points: points, scores: scores, chosen: chosen, sigma: sigma,
-                       coverage: checked > 0 ? Double(covered) / Double(checked) : nil, coveragePoints: checked)
+        return Outcome(points: points, scores: scores, chosenByHorizon: chosen)
     }
 
     static func rms(_ values: [Double]) -> Double {

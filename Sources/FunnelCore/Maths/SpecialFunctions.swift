@@ -81,3 +81,45 @@ public enum SpecialFunctions {
         return logScale + log(sum)
     }
 }
+
+/// Composite Gauss–Legendre quadrature (16 panels of 8 points), for the smooth integrands of the
+/// purchase models' safeguards.
+enum Quadrature {
+    /// The 8-point Gauss–Legendre nodes and weights on [−1, 1].
+    static let rule: [(node: Double, weight: Double)] = {
+        let n = 8
+        var result: [(node: Double, weight: Double)] = []
+        for i in 1...n {
+            // Newton's iteration on P_n from the Chebyshev guess.
+            var x = cos(Double.pi * (Double(i) - 0.25) / (Double(n) + 0.5))
+            var derivative = 0.0
+            for _ in 0..<100 {
+                var p0 = 1.0, p1 = x
+                for k in 2...n {
+                    let p2 = ((2 * Double(k) - 1) * x * p1 - (Double(k) - 1) * p0) / Double(k)
+                    p0 = p1
+                    p1 = p2
+                }
+                derivative = Double(n) * (x * p1 - p0) / (x * x - 1)
+                let step = p1 / derivative
+                x -= step
+                if abs(step) < 1e-15 { break }
+            }
+            result.append((x, 2 / ((1 - x * x) * derivative * derivative)))
+        }
+        return result
+    }()
+
+    static let panels = 16
+
+    static func gaussLegendre(from a: Double, to b: Double, _ f: (Double) -> Double) -> Double {
+        guard b > a else { return 0 }
+        let width = (b - a) / Double(panels)
+        var total = 0.0
+        for panel in 0..<panels {
+            let center = a + (Double(panel) + 0.5) * width
+            for (node, weight) in rule { total += weight * f(center + 0.5 * width * node) }
+        }
+        return total * 0.5 * width
+    }
+}

@@ -12,4 +12,4 @@ where ltv < 0 or ltv = 'Infinity' or ltv = 'NaN' or roas = 'Infinity' or ltv_low
 union all
 select 'fct_networks', app_id, network, verdict
 from fct_networks
-where cpi <= 0 or spend < 0 or verdict not in ('double down', 'hold', 'cut', 'not enough data', 'n/a')
+where cpi <= 0 or spend < 0 or verdict not in ('scale', 'hold', 'trim', 'cut', 'not enough data', 'n/a')

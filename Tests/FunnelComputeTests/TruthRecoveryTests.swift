@@ -63,6 +63,10 @@ final class TruthDataSet: Sendable {
     let projectionMethod: [String: (method: String?, coverage: Double?)]
     /// Observed days whose chained LTV is below the day before's.
     let chainedFalls: Int
+    /// The budget plan's networks at D180: with each network's maximum at the planted optimum's
+    /// (3x its planned daily spend), and with the default bounds.
+    let planInputs: SpendPlanInputs
+    let planInputsDefault: SpendPlanInputs
     let timings: String
 
     private init() throws {
@@ -197,6 +201,10 @@ final class TruthDataSet: Sendable {
                 from fct_ltv where not projected
             ) d where falls
             """).scalar(Int.self)
+        let maximums = Dictionary(uniqueKeysWithValues: (truth.plannedOptimum?.networks ?? []).map { ($0.network, $0.maxSpendUsd) })
+        planInputs = try SpendPlanInputs.read(connection, app: truth.generator.appId, horizon: 180,
+                                              bounds: SpendPlanInputs.Bounds(maximum: maximums))
+        planInputsDefault = try SpendPlanInputs.read(connection, app: truth.generator.appId, horizon: 180)
         lap("read marts")
         timings = phases.joined(separator: ", ")
         print("TruthRecovery data set (\(Self.users) users x \(Self.days) days, seed \(Self.seed)): \(timings)")

@@ -458,6 +458,30 @@ create table fct_networks (
 
 alter table fct_networks add constraint fct_networks_pkey PRIMARY KEY (app_id, network);
 
+create table fct_plan (
+    app_id text not null,
+    network text not null,
+    horizon_day integer not null,
+    budget numeric not null,
+    status text not null,
+    today_spend numeric not null,
+    planned_spend numeric not null,
+    installs double precision not null,
+    installs_low double precision not null,
+    installs_high double precision not null,
+    cpi numeric,
+    revenue numeric not null,
+    revenue_low numeric not null,
+    revenue_high numeric not null,
+    roas double precision,
+    roas_low double precision,
+    roas_high double precision,
+    marginal_return double precision,
+    note text not null default ''::text
+);
+
+alter table fct_plan add constraint fct_plan_pkey PRIMARY KEY (app_id, network);
+
 create table fct_regular_users (
     app_id text not null,
     network text not null,
@@ -1255,6 +1279,16 @@ create view dash_networks as
            FROM fct_revenue r
           WHERE r.app_id = n.app_id AND r.network = n.network), 0::numeric) AS net_revenue
    FROM fct_networks n;
+
+create view dash_plan as
+ SELECT p.app_id, p.network, p.horizon_day, p.budget, p.status, p.today_spend, p.planned_spend,
+        CASE
+            WHEN p.today_spend > 0::numeric THEN p.planned_spend / p.today_spend - 1::numeric
+            ELSE NULL::numeric
+        END AS change,
+    p.installs, p.installs_low, p.installs_high, p.cpi, p.revenue, p.revenue_low, p.revenue_high,
+    p.roas, p.roas_low, p.roas_high, p.marginal_return, p.note
+   FROM fct_plan p;
 
 create view dash_retention as
  SELECT (r.cohort_date::timestamp without time zone AT TIME ZONE 'UTC'::text) AS "time", r.app_id,

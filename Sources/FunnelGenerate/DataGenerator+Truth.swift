@@ -78,6 +78,7 @@ extension DataGenerator {
                 "ltv": "cumulative purchase revenue in USD (ReferenceRates) on days 0..N over cohort installs; purchases: payers make 1 + Poisson(extra) purchases timed by the LTV shape (\(options.ltvShape.definition)); amounts lognormal (sigma \(PlantedModel.purchaseSigma)) in the country's currency",
                 "cpi": "spend / paid installs; daily CPI = cpi_base * (1 + cpi_saturation) * (installs_that_day / planned_mean_daily_installs)^(1/b - 1) * (weekend_multiplier on Sat/Sun) * (the peak-day multiplier on inflated_days) * country multiplier (install-weighted mean 1); b is spend_response's exponent_b; a network whose spend_response curve_form is saturating instead costs K / (M' - installs_that_day), M' its capacity on the day",
                 "spend_response": "installs = scale_a * spend^exponent_b on the average weekday (curve_form power law) or capacity_installs * spend / (half_saturation_spend_usd + spend) (saturating); headroom_spend_usd is where the marginal CPI meets the LTV: (scale_a * b * expected_ltv_d180)^(1/(1-b)), or sqrt(capacity * K * LTV) - K",
+                "planned_optimum": "the daily split of budget_usd (the planned daily spend of the paid networks) that maximises the sum of expected_ltv_d180 * installs on the planted curves (average weekday), each network at most max_spend_multiple x its planned daily spend: the marginal returns LTV / marginal CPI are equal (marginal_return) across the networks not at their maximum",
                 "peak_hours": "with hourly spend: in the planted hour (UTC) a network's installs cost cpi_multiplier times its other hours'; cpi_index = that hour's CPI over the network's CPI across all hours, as written",
                 "k_factor": "viral installs (installs with referrer_user_id/invite_id) per cohort user = invites sent within W days / cohort size x installs from those invites / invites sent",
                 "verdict": "expected LTV_D180 / expected CPI >= \(PlantedModel.doubleDownRatio): double_down; < \(PlantedModel.cutRatio): cut; else hold",
@@ -132,7 +133,8 @@ extension DataGenerator {
             spendResponse: spendResponseTruth(),
             inflatedDays: inflatedDayTruth(),
             peakHours: peakHourTruth(),
-            ltv: ltvTruth())
+            ltv: ltvTruth(),
+            plannedOptimum: SpendResponseTruth.plannedOptimum(spendResponseTruth()))
     }
 
     /// The planted LTV curve per install network and for the app, beside what the same users pay

@@ -111,3 +111,75 @@ extension DataGenerator {
         }
     }
 }
+
+/// The planted optimum of the generator's own daily budget (the sum of the paid networks'
+/// planned daily spend): the split that maximises projected D180 revenue, each network's
+/// expected LTV_D180 times the installs its planted curve buys on the average weekday, with
+/// each network's spend at most `max_spend_multiple` times its planned daily spend (a straight
+/// line, b = 1, would otherwise take everything). Found by bisection on the common marginal
+/// return (value over marginal CPI), from the curves' closed forms; `funnel plan` is checked
+/// against it with the same maximums.
+public struct PlannedOptimumTruth: Codable, Sendable, Equatable {
+    public struct Line: Codable, Sendable, Equatable {
+        public var network: String
+        public var spendUsd: Double
+        public var maxSpendUsd: Double
+        public var installs: Double
+        public var revenueUsd: Double
+    }
+
+    public var budgetUsd: Double
+    public var horizonDay: Int
+    public var maxSpendMultiple: Double
+    public var marginalReturn: Double
+    public var revenueUsd: Double
+    public var networks: [Line]
+
+    /// Each network's maximum spend is this many times its planned daily spend.
+    public static let maxSpendMultiple = 3.0
+}
+
+extension SpendResponseTruth {
+    /// Installs a day at a spend on the planted curve (average weekday).
+    public func installs(spend: Double) -> Double {
+        guard spend > 0 else { return 0 }
+        if let capacity = capacityInstalls, let half = halfSaturationSpendUsd { return capacity * spend / (half + spend) }
+        return scaleA * pow(spend, exponentB)
+    }
+
+    /// The spend where the marginal return (LTV / marginal CPI) falls to `level`, within 0...cap.
+    func spend(atReturn level: Double, cap: Double) -> Double {
+        let cpi = expectedLtvD180 / level
+        if let capacity = capacityInstalls, let half = halfSaturationSpendUsd {
+            return min(max(sqrt(capacity * half * cpi) - half, 0), cap)
+        }
+        if exponentB >= 1 { return marginalCPI(spend: 1) < cpi ? cap : 0 }
+        return min(pow(scaleA * exponentB * cpi, 1 / (1 - exponentB)), cap)
+    }
+
+    /// The planted optimum of the planned budget over these curves.
+    static func plannedOptimum(_ curves: [SpendResponseTruth]) -> PlannedOptimumTruth {
+        let budget = curves.reduce(0) { $0 + $1.plannedDailySpendUsd }
+        let caps = curves.map { $0.plannedDailySpendUsd * PlannedOptimumTruth.maxSpendMultiple }
+        func spends(_ level: Double) -> [Double] { zip(curves, caps).map { $0.0.spend(atReturn: level, cap: $0.1) } }
+        var low = 1e-6, high = 1e6
+        for _ in 0..<300 {
+            let middle = sqrt(low * high)
+            if spends(middle).reduce(0, +) > budget { low = middle } else { high = middle }
+        }
+        // Between the two levels only a straight line can jump; it takes what is left.
+        var spent = spends(high)
+        let left = budget - spent.reduce(0, +)
+        let jumps = zip(spends(low), spent).map { $0.0 - $0.1 }
+        let jumped = jumps.reduce(0, +)
+        if jumped > 0 { spent = zip(spent, jumps).map { $0.0 + left * $0.1 / jumped } }
+        let lines = zip(zip(curves, caps), spent).map { pair, spend in
+            PlannedOptimumTruth.Line(network: pair.0.network, spendUsd: spend, maxSpendUsd: pair.1,
+                                     installs: pair.0.installs(spend: spend),
+                                     revenueUsd: pair.0.installs(spend: spend) * pair.0.expectedLtvD180)
+        }
+        return PlannedOptimumTruth(budgetUsd: budget, horizonDay: 180, maxSpendMultiple: PlannedOptimumTruth.maxSpendMultiple,
+                                   marginalReturn: sqrt(low * high), revenueUsd: lines.reduce(0) { $0 + $1.revenueUsd },
+                                   networks: lines)
+    }
+}

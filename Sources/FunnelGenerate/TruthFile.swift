@@ -23,6 +23,8 @@ public struct TruthFile: Codable, Sendable, Equatable {
     /// Planted peak hours; empty unless generated with hourly spend.
     public var peakHours: [PeakHourTruth] = []
     public var ltv: LTVTruth
+    /// The planted optimum of the generator's own daily budget over the planted curves.
+    public var plannedOptimum: PlannedOptimumTruth?
 
     /// Reads a truth file.
     public static func load(from url: URL) throws -> TruthFile {

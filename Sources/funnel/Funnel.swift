@@ -21,6 +21,7 @@ struct Funnel: ParsableCommand {
             WorkerCommand.self,
             ComputeCommand.self,
             ReportCommand.self,
+            PlanCommand.self,
             QueryCommand.self,
             InputsCommand.self,
             BacktestCommand.self,

@@ -7,7 +7,7 @@ import TestSupport
 struct CLITests {
     /// The subcommands of `Funnel` (Sources/funnel/Funnel.swift), in declaration order, and those
     /// of its command groups.
-    static let commands = ["generate", "db", "migrate", "ingest", "worker", "compute", "report", "query", "inputs", "backtest", "demo", "run", "status", "bench"]
+    static let commands = ["generate", "db", "migrate", "ingest", "worker", "compute", "report", "plan", "query", "inputs", "backtest", "demo", "run", "status", "bench"]
     static let groups = [("db", ["start", "stop", "status", "url"]), ("query", ["funnel", "retention"]), ("backtest", ["ltv"]), ("bench", ["generate", "ingest", "compute", "daily", "query"])]
 
     /// The command names a help text lists under SUBCOMMANDS (description continuation lines and

@@ -1,6 +1,7 @@
 import Foundation
 import PostgresClient
 import Testing
+import TestSupport
 
 /// The Grafana dashboards of `dashboards/grafana/dashboards/`, loaded as Grafana loads them.
 struct DashboardFile {
@@ -136,5 +137,44 @@ struct DashboardPanelTests {
             }
         }
         #expect(panelsRun >= 10)
+    }
+}
+
+@Suite("Grafana CPI panels")
+struct DashboardCPIPanelTests {
+    /// 2024-05-02: adnova $10 for 5 paid installs ($2.00), invites 3 installs counted paid with no
+    /// spend, "Organic" 4 installs and no spend. The CPI panel has no Organic series (matched
+    /// case-insensitively) and no $0.00 for the invites (NULL: nothing was paid); the table of
+    /// CPI by network gives NULL for both unpaid networks too.
+    @Test("the CPI panels leave out organic in any case and give no $0.00 CPI to unpaid traffic")
+    func unpaidTraffic() throws {
+        let settings = try TestCluster.freshDatabase(migrated: true)
+        let connection = try settings.connect()
+        for (network, spend, installs, paid) in [("adnova", 10.0, 5, 5), ("invites", 0, 3, 3), ("Organic", 0, 4, 0)] {
+            try connection.query("""
+                insert into fct_cpi (app_id, date, network, campaign, country, spend, impressions, clicks, installs, paid_installs)
+                values ('app', date '2024-05-02', $1, 'c', 'US', $2, 0, 0, $3, $4)
+                """, [network, spend, installs, paid])
+        }
+        let overview = try #require(try DashboardFile.all().first { $0.name == "funnel-overview.json" })
+        var query = GrafanaQuery(from: DashboardPanelTests.from, to: DashboardPanelTests.to, interval: "1d", variables: [:])
+        query.variables["app"] = .init(values: ["app"], isMulti: false)
+        query.variables["network"] = .init(values: ["adnova", "invites", "Organic"], isMulti: true)
+        query.variables["country"] = .init(values: ["US"], isMulti: true)
+        for title in ["CPI per day by network", "CTR, IPM and CPI by network"] {
+            let target = try #require(overview.targets.first { $0.title == title }, "\(title)")
+            let result = try connection.query(try query.render(try #require(target.target["rawSql"] as? String)))
+            let column = try #require(result.columns.firstIndex { $0.name == "cpi" })
+            let nameColumn = try #require(result.columns.firstIndex { $0.name == "metric" || $0.name == "network" })
+            var cpi: [String: Double?] = [:]
+            for row in result { cpi[try row.decode(String.self, at: nameColumn)] = try row.decode(Double?.self, at: column) }
+            #expect(cpi["adnova"] == .some(2), "\(title): \(cpi)")
+            #expect(cpi["invites"] == .some(nil), "\(title): \(cpi)")
+            if title == "CPI per day by network" {
+                #expect(cpi["Organic"] == nil, "\(title): \(cpi)")
+            } else {
+                #expect(cpi["Organic"] == .some(nil), "\(title): \(cpi)")
+            }
+        }
     }
 }

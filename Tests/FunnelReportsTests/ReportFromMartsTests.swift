@@ -19,6 +19,21 @@ struct ReportFromMartsTests {
         #expect(adnova.ctr == 0.05)
     }
 
+    /// Installs from 2024-03-01 to 03-05 and a 30-day k-factor window: no cohort is mature, so
+    /// the k-factor section says when the first is (2024-03-01 + 29 days = 03-30) instead of
+    /// disappearing; the networks' thin samples say "not enough data" in WHAT TO DO.
+    @Test("the k-factor shows 'matures on DATE' before its first mature cohort; thin samples say what is missing")
+    func kfactorMaturesOn() throws {
+        let report = try ReportFixture.handComputed().report()
+        #expect(report.kfactor.isEmpty)
+        #expect(report.kfactorMatures == KFactorMaturity(maturesOn: "2024-03-30", firstCohort: "2024-03-01", windowDays: 30))
+        let text = TextRenderer.render(report).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            .joined(separator: " ")
+        #expect(text.contains("INVITES (k-factor) k-factor matures on 2024-03-30: it counts install cohorts whose first 30 days"))
+        #expect(HTMLRenderer.render(report).contains("k-factor matures on 2024-03-30"))
+        #expect(text.contains("[NOT ENOUGH DATA] adnova: 2 installs and 1 payers: a verdict needs at least 100 installs"), "\(text)")
+    }
+
     @Test("D1 retention counts cohort users active on the next calendar day")
     func dayOneRetention() throws {
         let report = try ReportFixture.handComputed().report(ReportRequest(breakdowns: [.network]))

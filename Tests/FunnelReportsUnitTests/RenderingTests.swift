@@ -105,7 +105,9 @@ struct RenderingTests {
         let summary = try! #require(plain.range(of: "WHAT TO DO"))
         let details = try! #require(plain.range(of: "NETWORKS"))
         #expect(summary.lowerBound < details.lowerBound)
-        #expect(plain.contains("[DOUBLE DOWN] adnova"))
+        #expect(plain.contains("[SCALE] adnova"))
+        #expect(plain.contains("ROAS D7"))
+        #expect(HTMLRenderer.render(Self.sample()).contains("<th scope=\"col\">ROAS D7</th>"))
         #expect(plain.contains("[CUT] pixelreach"))
         #expect(plain.contains("calendar days"))
     }
@@ -116,7 +118,7 @@ struct RenderingTests {
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         #expect(Set(object.keys) == ["scope", "has_data", "networks", "funnel", "funnel_top", "retention",
                                      "retention_summary", "retention_brackets", "custom_retention", "regular_users", "ltv", "ltv_models", "ltv_backtest",
-                                     "cpi", "cpi_totals", "kfactor", "friction", "spend_response"])
+                                     "cpi", "cpi_totals", "kfactor", "friction", "spend_response", "plan"])
         let scope = try #require(object["scope"] as? [String: Any])
         #expect(scope["day_rule"] as? String == "calendar")
         let networks = try #require(object["networks"] as? [[String: Any]])
@@ -228,7 +230,7 @@ struct RenderingTests {
         report.networks = [
             NetworkRow(network: "adnova", installs: 1200, paidInstalls: 1200, spend: 2400, cpi: 2, ltvD7: 1.1, ltvD30: nil,
                        ltvProjectedD180: 12, ltvD180Low: 9, ltvD180High: 15, roasD7: 0.55, roasD30: nil, paybackDay: 20,
-                       paybackBasis: "projected", kFactor: 0.1, verdict: "double down", reason: "projected D180 LTV is 6.0x CPI"),
+                       paybackBasis: "projected", kFactor: 0.1, verdict: "scale", reason: "projected D180 LTV is 6.0x CPI; raise spend by at most 20% a step"),
             NetworkRow(network: "pixelreach", installs: 800, paidInstalls: 800, spend: 4000, cpi: 5, ltvD7: 0.4, ltvD30: 1,
                        ltvProjectedD180: 2, ltvD180Low: 1.5, ltvD180High: 2.5, roasD7: 0.08, roasD30: 0.2, paybackDay: nil,
                        paybackBasis: nil, kFactor: 0.02, verdict: "cut", reason: "projected D180 LTV is 0.4x CPI"),

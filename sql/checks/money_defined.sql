@@ -14,4 +14,4 @@ where ltv = 'Infinity' or ltv = 'NaN' or roas = 'Infinity' or ltv_low > ltv or l
 union all
 select 'fct_networks', app_id, network, verdict
 from fct_networks
-where cpi <= 0 or spend < 0 or verdict not in ('double down', 'hold', 'cut', 'not enough data', 'n/a')
+where cpi <= 0 or spend < 0 or verdict not in ('scale', 'hold', 'trim', 'cut', 'not enough data', 'n/a')

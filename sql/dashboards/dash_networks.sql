@@ -1,4 +1,4 @@
--- dash_networks: one verdict line per network (double down / hold / cut, and why).
+-- dash_networks: one verdict line per network (scale / hold / trim / cut, and why).
 -- Grain: one row per (app_id, network). Reads: fct_networks, fct_revenue.
 -- Columns: app_id, network, installs, paid_installs, spend, cpi, ltv_d7, ltv_d30,
 -- ltv_projected_d180, ltv_d180_low, ltv_d180_high, roas_d7, roas_d30, payback_day, payback_basis,

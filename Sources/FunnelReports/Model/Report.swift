@@ -34,6 +34,10 @@ public struct Report: Sendable, Codable, Equatable {
     public var friction: FrictionSection
     /// CPI saturation and peak-day inflation per paid network.
     public var spendResponse: SpendResponseSection = .empty
+    /// The budget plan for today's total daily spend (fct_plan), the total last.
+    public var plan: [PlanRow] = []
+    /// While no cohort is mature for the k-factor's window: when the first one will be.
+    public var kfactorMatures: KFactorMaturity?
 
     /// An empty report (the zero state) with the given scope.
     public static func empty(scope: ReportScopeInfo) -> Report {
@@ -59,6 +63,22 @@ public struct Report: Sendable, Codable, Equatable {
         case cpiTotals = "cpi_totals"
         case kfactor, friction
         case spendResponse = "spend_response"
+        case plan
+        case kfactorMatures = "kfactor_matures"
+    }
+}
+
+/// The data day from which the k-factor has its first mature cohort: the first install cohort's
+/// day W - 1, W the k-factor's window in days.
+public struct KFactorMaturity: Sendable, Codable, Equatable {
+    public var maturesOn: String
+    public var firstCohort: String
+    public var windowDays: Int
+
+    private enum CodingKeys: String, CodingKey {
+        case maturesOn = "matures_on"
+        case firstCohort = "first_cohort"
+        case windowDays = "window_days"
     }
 }
 

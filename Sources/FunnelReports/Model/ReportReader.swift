@@ -73,6 +73,13 @@ public struct ReportReader {
         report.cpiTotals = try rows("cpi_totals", [app, request.from, request.to], CPIRow.init(totals:))
         report.kfactor = try rows("kfactor", [app], KFactorRow.init)
         report.spendResponse = try SpendResponseSection.read(connection, app: app)
+        report.plan = try rows("plan", [app], PlanRow.init)
+        if report.kfactor.isEmpty {
+            report.kfactorMatures = try rows("kfactor_matures", [app]) { row in
+                KFactorMaturity(maturesOn: try row.text("matures_on"), firstCohort: try row.text("first_cohort"),
+                                windowDays: try row.int("window_days"))
+            }.first
+        }
         let frictionAvailable = try connection.query(SQLCatalog.text("reports/friction_available.sql"), [app]).scalar(Bool.self)
         report.friction = frictionAvailable
             ? FrictionSection(status: .computed, rows: try rows("friction", [app], FrictionRow.init))

@@ -28,16 +28,20 @@ public enum HTMLRenderer {
         }
         body += summary(report)
         body += section("Networks", table(
-            ["network", "installs", "spend", "CPI", "LTV D7", "LTV D30", "D180 projected", "ROAS D30", "payback", "verdict", "why"],
+            ["network", "installs", "spend", "CPI", "LTV D7", "LTV D30", "D180 projected", "ROAS D7", "ROAS D30", "payback", "verdict", "why"],
             report.networks.map { row in
                 [row.network, Formatting.grouped(row.installs), Formatting.money(row.spend), Formatting.money(row.cpi),
                  Formatting.money(row.ltvD7), Formatting.money(row.ltvD30),
                  "\(Formatting.money(row.ltvProjectedD180)) [\(Formatting.money(row.ltvD180Low))–\(Formatting.money(row.ltvD180High))]",
-                 Formatting.percent(row.roasD30),
+                 Formatting.percent(row.roasD7), Formatting.percent(row.roasD30),
                  row.paybackDay.map { "day \($0)" + (row.paybackBasis == "projected" ? " (projected)" : "") }
                     ?? Formatting.paybackBeyond(row.paybackBasis) ?? Formatting.missing,
                  Recommendations.label(row.verdict), row.reason]
             }))
+        if let sentence = PlanRendering.sentence(report.plan) {
+            body += section("Plan", "<p>\(escape(sentence))</p>" + table(PlanRendering.header(report.plan),
+                                                                        PlanRendering.rows(report.plan)))
+        }
         body += section("Revenue (days 0 to max_day, USD × revenue share; refunds netted)", table(
             ["network", "gross", "refunds", "refunded", "net"],
             report.networks.map { row in
@@ -80,13 +84,17 @@ public enum HTMLRenderer {
                  Formatting.money($0.cpi), Formatting.money($0.blendedCpi), Formatting.percent($0.ctr), Formatting.ratio($0.ipm)]
             }))
         body += spendResponseSection(report)
-        body += section("Invites (k-factor)", table(["network", "users", "invites", "viral installs", "k", "amplification", "CPI", "viral-adjusted CPI"],
-            report.kfactor.map {
-                [$0.network, Formatting.grouped($0.cohortSize), Formatting.grouped($0.invitesSent), Formatting.grouped($0.viralInstalls),
-                 Formatting.ratio($0.kFactor, digits: 3), Formatting.ratio($0.amplification), Formatting.money($0.cpi),
-                 Formatting.money($0.viralAdjustedCpi)]
-            }) + "<p class=\"note\">k: viral installs per cohort user. Amplification: installs per paid install once the "
-            + "invites' installs are counted, 1/(1-k). Viral-adjusted CPI = CPI / amplification.</p>")
+        if report.kfactor.isEmpty, let matures = report.kfactorMatures {
+            body += section("Invites (k-factor)", "<p>\(escape(TextRenderer.kfactorMaturity(matures)))</p>")
+        } else {
+            body += section("Invites (k-factor)", table(["network", "users", "invites", "viral installs", "k", "amplification", "CPI", "viral-adjusted CPI"],
+                report.kfactor.map {
+                    [$0.network, Formatting.grouped($0.cohortSize), Formatting.grouped($0.invitesSent), Formatting.grouped($0.viralInstalls),
+                     Formatting.ratio($0.kFactor, digits: 3), Formatting.ratio($0.amplification), Formatting.money($0.cpi),
+                     Formatting.money($0.viralAdjustedCpi)]
+                }) + "<p class=\"note\">k: viral installs per cohort user. Amplification: installs per paid install once the "
+                + "invites' installs are counted, 1/(1-k). Viral-adjusted CPI = CPI / amplification.</p>")
+        }
         body += section("Onboarding friction", report.friction.status == .notComputed
             ? "<p>Not computed yet: ingest UI telemetry (ux files), then run funnel compute.</p>"
             : table(["screen", "friction", "users hit", "drop-off hit", "drop-off not hit", "relative risk", "q", "users lost", "flagged"],
@@ -164,7 +172,7 @@ public enum HTMLRenderer {
         .meta,.note{color:#444}.scroll{overflow-x:auto}table{border-collapse:collapse;width:100%;font-size:.9rem}
         th,td{padding:.25rem .5rem;border-bottom:1px solid #ddd;text-align:right}th:first-child,td:first-child{text-align:left}
         svg{width:100%;height:auto;max-width:100%}.grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(300px,1fr));gap:1rem}
-        .v-double-down{color:#0b6b2e}.v-cut{color:#a4161a}.v-hold{color:#7a5200}
+        .v-scale{color:#0b6b2e}.v-cut{color:#a4161a}.v-trim{color:#a4161a}.v-hold{color:#7a5200}
         </style></head><body>
         \(body)
         </body></html>

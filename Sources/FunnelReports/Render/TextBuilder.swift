@@ -24,12 +24,12 @@ struct TextBuilder {
         colour ? "\u{1b}[1m\(text)\u{1b}[0m" : text
     }
 
-    /// Green for double down, red for cut, yellow for hold; the text already says which.
+    /// Green for scale, red for cut and trim, yellow for the rest; the text already says which.
     func paint(_ text: String, verdict: String) -> String {
         guard colour else { return text }
         let code = switch Recommendations.label(verdict) {
-        case "double down": "32"
-        case "cut": "31"
+        case "scale": "32"
+        case "cut", "trim": "31"
         default: "33"
         }
         return "\u{1b}[1;\(code)m\(text)\u{1b}[0m"

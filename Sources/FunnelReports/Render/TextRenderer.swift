@@ -16,6 +16,7 @@ public enum TextRenderer {
         }
         summary(report, &out)
         networks(report, &out)
+        plan(report, &out)
         funnel(report, &out)
         retention(report, &out)
         customRetention(report, &out)
@@ -107,11 +108,11 @@ public enum TextRenderer {
     private static func networks(_ report: Report, _ out: inout TextBuilder) {
         guard !report.networks.isEmpty else { return }
         out.section("NETWORKS (projected D180 LTV vs CPI)")
-        let columns = ["network", "installs", "spend", "CPI", "LTV D7", "LTV D30", "D180 proj", "ROAS D30", "payback", "verdict"]
+        let columns = ["network", "installs", "spend", "CPI", "LTV D7", "LTV D30", "D180 proj", "ROAS D7", "ROAS D30", "payback", "verdict"]
         let rows = report.networks.map { row in
             [row.network, Formatting.grouped(row.installs), Formatting.money(row.spend), Formatting.money(row.cpi),
              Formatting.money(row.ltvD7), Formatting.money(row.ltvD30), Formatting.money(row.ltvProjectedD180),
-             Formatting.percent(row.roasD30),
+             Formatting.percent(row.roasD7), Formatting.percent(row.roasD30),
              row.paybackDay.map { "d\($0)" + (row.paybackBasis == "projected" ? " (proj)" : "") }
                 ?? Formatting.paybackBeyond(row.paybackBasis) ?? Formatting.missing,
              Recommendations.label(row.verdict)]
@@ -129,6 +130,13 @@ public enum TextRenderer {
              Formatting.grouped(row.refunds), Formatting.money(row.refunded), Formatting.money(row.netRevenue)]
         }
         out.table(["network", "gross", "refunds", "refunded", "net"], rows)
+    }
+
+    private static func plan(_ report: Report, _ out: inout TextBuilder) {
+        guard let sentence = PlanRendering.sentence(report.plan) else { return }
+        out.section("PLAN (daily spend per paid network)")
+        out.wrapped(sentence, indent: "  ", hanging: "  ")
+        out.table(PlanRendering.header(report.plan), PlanRendering.rows(report.plan))
     }
 
     private static func funnel(_ report: Report, _ out: inout TextBuilder) {
@@ -264,7 +272,12 @@ public enum TextRenderer {
     }
 
     private static func kfactor(_ report: Report, _ out: inout TextBuilder) {
-        guard !report.kfactor.isEmpty else { return }
+        guard !report.kfactor.isEmpty else {
+            guard let matures = report.kfactorMatures else { return }
+            out.section("INVITES (k-factor)")
+            out.wrapped(Self.kfactorMaturity(matures), indent: "  ", hanging: "  ")
+            return
+        }
         out.section("INVITES (k-factor)")
         let rows = report.kfactor.map { row in
             [row.network, Formatting.grouped(row.cohortSize), Formatting.grouped(row.invitesSent),
@@ -276,6 +289,13 @@ public enum TextRenderer {
         out.wrapped("k: viral installs per cohort user; cycle: median time from a user's install to their invitee's; "
             + "amplif.: amplification, installs per paid install with the invites' = 1/(1-k); viral-adj CPI = CPI / amplification.",
             indent: "  ", hanging: "  ")
+    }
+
+    /// The k-factor's "matures on DATE", shared with the HTML report.
+    static func kfactorMaturity(_ matures: KFactorMaturity) -> String {
+        "k-factor matures on \(matures.maturesOn): it counts install cohorts whose first \(matures.windowDays) days "
+            + "([kfactor] window_days) have all happened, and the first cohort (\(matures.firstCohort)) has them with data "
+            + "through \(matures.maturesOn)."
     }
 
     private static func friction(_ report: Report, _ out: inout TextBuilder) {

@@ -2,16 +2,12 @@
 -- projected LTV D180 with its interval, ROAS D7/D30, payback day (first day with LTV >= CPI:
 -- observed, else the first day the chosen projection in fct_ltv_projection reaches the CPI,
 -- labelled by payback_basis), k-factor, and the verdict.
--- Verdict rule on r = LTV_D180 / CPI (thresholds from the config, defaults 1.5 and 0.7):
--- 'double down' when r >= double_down_ratio and even the interval's low end pays back
--- (low >= CPI); 'cut' when r < cut_ratio and even the high end does not pay back (high < CPI);
--- otherwise 'hold'. No spend: 'n/a'. Fewer installs or payers than [verdict] min_installs and
--- min_payers: 'not enough data' (a handful of users cannot say cut or double down). No
--- projection: 'hold' until there is enough data. A payback day is projected only up to the
+-- The verdict and its reason are written next, by compute's verdict step (NetworkVerdict, from
+-- these figures and the network's response curve; docs/metrics.md, "Verdict"): this statement
+-- leaves 'n/a' and an empty reason. A payback day is projected only up to the
 -- projection horizon (the largest [ltv] horizon); past it payback_day is null and payback_basis
 -- says 'beyond D<horizon>'.
--- Money is numeric (migration 0055): spend is an exact sum, CPI its numeric quotient, and the
--- verdict's ratios are taken in numeric from the stored LTVs and CPI.
+-- Money is numeric (migration 0055): spend is an exact sum, CPI its numeric quotient.
 -- Grain: one row per (app_id, network). Reads: int_cohort_rollup, int_spend_day_rollup, fct_ltv,
 -- fct_ltv_projection, fct_kfactor, compute_settings.
 delete from fct_networks;
@@ -63,12 +59,7 @@ with settings as (
            coalesce(p.observed_payback, p.projected_payback) as payback_day,
            p.observed_payback is null and p.projected_payback is null and p.cpi is not null and p.has_projection
                as payback_beyond,
-           s.ltv_horizon, s.min_installs, s.min_payers,
-           p.ltv180 / p.cpi as ratio,
-           p.ltv180_low / p.cpi as low_ratio,
-           p.ltv180_high / p.cpi as high_ratio,
-           s.double_down_ratio as dd,
-           s.cut_ratio as cut
+           s.ltv_horizon
     from payback p cross join settings s
 )
 insert into fct_networks (app_id, network, installs, paid_installs, payers, spend, cpi, ltv_d7, ltv_d30,
@@ -81,37 +72,5 @@ select d.app_id, d.network, d.installs, d.paid_installs, d.payers, d.spend, d.cp
             when d.payback_day is not null then 'projected'
             when d.payback_beyond then 'beyond D' || d.ltv_horizon end,
        d.k_factor,
-       case when d.cpi is null then 'n/a'
-            when d.installs < d.min_installs or d.payers < d.min_payers then 'not enough data'
-            when d.ltv180 is null then 'hold'
-            when d.ratio >= d.dd and d.low_ratio >= 1 then 'double down'
-            when d.ratio < d.cut and d.high_ratio < 1 then 'cut'
-            else 'hold' end,
-       case when d.cpi is null then
-                 case when d.spend > 0 then 'spend but no paid installs: check the attribution'
-                      else 'no spend: organic or viral traffic, nothing to buy or cut' end
-            when d.installs < d.min_installs or d.payers < d.min_payers then
-                 format('%s installs and %s payers: a verdict needs at least %s installs and %s payers '
-                        || '([verdict] min_installs, min_payers); keep buying and look again later',
-                        d.installs, d.payers, d.min_installs, d.min_payers)
-            when d.ltv180 is null then
-                 'not enough mature cohort days to project LTV_D180; hold until more data arrives'
-            else format('LTV_D180 %s $%s (interval $%s-$%s) is %sx CPI $%s; %s',
-                        case when (d.d180).projected then 'projected' else 'observed' end,
-                        to_char(d.ltv180, 'FM999990.00'), to_char(d.ltv180_low, 'FM999990.00'),
-                        to_char(d.ltv180_high, 'FM999990.00'), to_char(d.ratio, 'FM9990.00'),
-                        to_char(d.cpi, 'FM999990.00'),
-                        case when d.ratio >= d.dd and d.low_ratio >= 1
-                                  then format('at least %sx and even the low end pays back: double down',
-                                              trim_scale(round(d.dd::numeric, 2))::text)
-                             when d.ratio < d.cut and d.high_ratio < 1
-                                  then format('under %sx and even the high end does not pay back: cut',
-                                              trim_scale(round(d.cut::numeric, 2))::text)
-                             when d.ratio >= d.dd
-                                  then 'strong but uncertain (the low end does not pay back): hold'
-                             when d.ratio < d.cut
-                                  then 'weak but uncertain (the high end pays back): hold'
-                             else format('between %sx and %sx: hold', trim_scale(round(d.cut::numeric, 2))::text,
-                                         trim_scale(round(d.dd::numeric, 2))::text) end)
-       end
+       'n/a', ''
 from decided d;

@@ -48,12 +48,14 @@ extension FunnelQueryResult {
         if series.isEmpty { lines.append("no user did step 1 (\(spec.steps[0].label)) in the date range") }
         for item in series {
             if spec.breakdown != nil { lines.append("\n\(spec.breakdown!.property) = \(item.value ?? "(none)")") }
-            let width = max(5, item.steps.map(\.label.count).max() ?? 0)
+            // Labels longer than the room 100 columns leave are cut (the summary has them whole).
+            let width = min(Self.labelRoom, max(5, item.steps.map(\.label.count).max() ?? 0))
             lines.append("step  " + "event".padding(toLength: width, withPad: " ", startingAt: 0)
                 + "     users  of first  of previous  dropped  median time  average time")
             for step in item.steps {
                 var line = String(step.step).padding(toLength: 6, withPad: " ", startingAt: 0)
-                line += step.label.padding(toLength: width, withPad: " ", startingAt: 0)
+                let label = step.label.count > width ? step.label.prefix(width - 1) + "…" : step.label
+                line += label.padding(toLength: width, withPad: " ", startingAt: 0)
                 line += Self.left(String(step.users), 10) + Self.left(Self.percent(step.conversionFromFirst), 10)
                 line += Self.left(Self.percent(step.conversionFromPrevious), 13) + Self.left(String(step.droppedOff), 9)
                 line += Self.left(step.medianSecondsFromPrevious.map(Self.duration) ?? "-", 13)
@@ -74,6 +76,9 @@ extension FunnelQueryResult {
         }
         return lines.joined(separator: "\n") + "\n"
     }
+
+    /// The step table's room for labels: 100 columns less the step number and the figures.
+    static let labelRoom = 100 - 6 - 69
 
     private static func left(_ text: String, _ width: Int) -> String {
         text.count >= width ? " " + text : String(repeating: " ", count: width - text.count) + text

@@ -31,9 +31,12 @@ public struct FunnelQueryError: Error, Sendable, Equatable, CustomStringConverti
 /// (``EventFunnelEvaluator``).
 public struct FunnelQueryRunner {
     let connection: PostgresConnection
+    /// Told each warning (an event name the app has no event of), for the caller to show.
+    let warn: (String) -> Void
 
-    public init(connection: PostgresConnection) {
+    public init(connection: PostgresConnection, warn: @escaping (String) -> Void = { _ in }) {
         self.connection = connection
+        self.warn = warn
     }
 
     /// Rows fetched from the cursor at a time.
@@ -44,10 +47,8 @@ public struct FunnelQueryRunner {
     ///   property), or a ``PostgresError``.
     public func run(_ spec: EventFunnelSpec, scope: FunnelQueryScope) throws -> FunnelQueryResult {
         if let problem = spec.problem() { throw FunnelQueryError(problem) }
-        guard let app = try scope.app ?? connection.query(SQLCatalog.text("query/default_app.sql")).scalar(String?.self) else {
-            throw FunnelQueryError("no events are loaded yet: load files with funnel ingest first")
-        }
-        try check(spec, app: app)
+        let app = try app(of: scope.app)
+        try check(spec, app: app, defaulted: scope.app == nil)
         let statement = FunnelQueryStatement(spec: spec, app: app, scope: scope)
         var tally = FunnelTally(spec: spec)
         let evaluator = Self.evaluator(spec)
@@ -67,10 +68,8 @@ public struct FunnelQueryRunner {
     public func trends(_ spec: EventFunnelSpec, scope: FunnelQueryScope, interval: FunnelTrendInterval) throws -> [FunnelTrendPoint] {
         if let problem = spec.problem() { throw FunnelQueryError(problem) }
         guard spec.order != .unordered else { throw FunnelQueryError("funnel trends need an ordered or strict funnel (step 1 starts each entry)") }
-        guard let app = try scope.app ?? connection.query(SQLCatalog.text("query/default_app.sql")).scalar(String?.self) else {
-            throw FunnelQueryError("no events are loaded yet: load files with funnel ingest first")
-        }
-        try check(spec, app: app)
+        let app = try app(of: scope.app)
+        try check(spec, app: app, defaulted: scope.app == nil)
         var plain = spec
         plain.breakdown = nil
         let statement = FunnelQueryStatement(spec: plain, app: app, scope: scope, trend: interval)
@@ -147,25 +146,29 @@ public struct FunnelQueryRunner {
         return rows
     }
 
-    /// Refuses unknown event names, filters or breakdowns on keys no event of those names has,
-    /// and regular expressions PostgreSQL cannot compile, each named.
-    private func check(_ spec: EventFunnelSpec, app: String) throws {
-        let names = Array(Set(spec.matchers.flatMap(\.events))).sorted()
-        let known = try connection.query(SQLCatalog.text("query/funnel_checks.sql"), [app, names])
-        let unknown = try known.rows.filter { !(try $0.decode(Bool.self, at: 1)) }.map { try $0.decode(String.self, at: 0) }
-        if !unknown.isEmpty {
-            throw FunnelQueryError("app \(app) has no event named \(unknown.joined(separator: ", ")); "
-                + "event names are case-sensitive (install, app_open, purchase, invite_sent, ux_<type>, onboarding steps and custom events)")
+    /// The app a query reads: `named`, else the default (the one with the most installs).
+    func app(of named: String?) throws -> String {
+        guard let app = try named ?? connection.query(SQLCatalog.text("query/default_app.sql")).scalar(String?.self) else {
+            throw FunnelQueryError("no events are loaded yet: load files with funnel ingest first")
         }
+        return app
+    }
+
+    /// Warns of event names the app has no event of (they count nobody, as in PostHog); refuses
+    /// filters or breakdowns on keys no event of the known names has, and regular expressions
+    /// PostgreSQL cannot compile, each named.
+    func check(_ spec: EventFunnelSpec, app: String, defaulted: Bool) throws {
+        let names = Array(Set(spec.matchers.flatMap(\.events))).sorted()
+        let unknown = try warnUnknown(names, app: app, defaulted: defaulted)
         for (index, matcher) in spec.matchers.enumerated() {
             let what = index < spec.steps.count ? "step \(index + 1)" : "exclusion \(index - spec.steps.count + 1)"
-            try checkFilters(of: matcher, named: what, app: app)
+            try checkFilters(of: matcher.known(excluding: unknown), named: what, app: app)
         }
         if let breakdown = spec.breakdown, breakdown.source == .event {
-            let names = Array(Set(spec.steps.flatMap(\.events))).sorted()
+            let names = Array(Set(spec.steps.flatMap(\.events)).subtracting(unknown)).sorted()
             let has = try connection.query(SQLCatalog.text("query/funnel_property_check.sql"),
                                            [app, names, breakdown.property]).scalar(Bool.self)
-            if !has { throw FunnelQueryError("--breakdown \(breakdown.property): no step event has this property") }
+            if !has && !names.isEmpty { throw FunnelQueryError("--breakdown \(breakdown.property): no step event has this property") }
         }
         if let breakdown = spec.breakdown, breakdown.source == .person {
             let has = try connection.query(SQLCatalog.text("query/funnel_person_property_check.sql"),
@@ -178,8 +181,19 @@ public struct FunnelQueryRunner {
         }
     }
 
+    /// Warns (through `warn`) of each of `names` the app has no event of, with the nearest names
+    /// and the apps that have it; returns those names.
+    func warnUnknown(_ names: [String], app: String, flag: String? = nil, defaulted: Bool) throws -> Set<String> {
+        let warnings = try EventNameHints(connection: connection).warnings(app: app, names: names, flag: flag, defaulted: defaulted)
+        for warning in warnings { warn(warning) }
+        guard !warnings.isEmpty else { return [] }
+        let known = try connection.query(SQLCatalog.text("query/funnel_checks.sql"), [app, names])
+        return Set(try known.rows.filter { !(try $0.decode(Bool.self, at: 1)) }.map { try $0.decode(String.self, at: 0) })
+    }
+
     /// Refuses a filter of `matcher` (called `what` in the message) on a key no event of its names
     /// has, and a regular expression PostgreSQL cannot compile. Retention checks its events with it.
+    /// A matcher whose names are all unknown counts nobody, and its filters are not checked.
     func checkFilters(of matcher: EventMatcher, named what: String, app: String) throws {
         for filter in matcher.filters {
             if filter.op == .regex || filter.op == .notRegex {
@@ -189,7 +203,7 @@ public struct FunnelQueryRunner {
                     throw FunnelQueryError("\(what) (\(matcher.label)): \(filter.values[0]) is not a valid regular expression: \(error.message)")
                 }
             }
-            guard filter.op != .isNotSet else { continue }
+            guard filter.op != .isNotSet, !matcher.events.isEmpty else { continue }
             let has = try connection.query(SQLCatalog.text("query/funnel_property_check.sql"),
                                            [app, matcher.events, filter.key]).scalar(Bool.self)
             if !has {

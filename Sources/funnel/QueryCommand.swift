@@ -12,6 +12,11 @@ struct QueryCommand: ParsableCommand {
         abstract: "Answer ad hoc questions from the loaded events (no compute needed).",
         subcommands: [FunnelQueryCommand.self, RetentionQueryCommand.self]
     )
+
+    /// Shows a query's warning (an event name its app has no event of) on standard error.
+    static func warn(_ message: String) {
+        FileHandle.standardErrorWrite("funnel: warning: \(message)\n")
+    }
 }
 
 /// `funnel query funnel`: a funnel over any events, with PostHog's semantics.
@@ -196,7 +201,7 @@ struct FunnelQueryCommand: ParsableCommand {
         if let trend = trend.flatMap(FunnelTrendInterval.init(rawValue:)) {
             let points: [FunnelTrendPoint]
             do {
-                points = try FunnelQueryRunner(connection: connection).trends(spec, scope: try scope(), interval: trend)
+                points = try FunnelQueryRunner(connection: connection, warn: QueryCommand.warn).trends(spec, scope: try scope(), interval: trend)
             } catch let error as FunnelQueryError {
                 throw CommandFailure.usage(error.description)
             }
@@ -205,7 +210,7 @@ struct FunnelQueryCommand: ParsableCommand {
         }
         let result: FunnelQueryResult
         do {
-            result = try FunnelQueryRunner(connection: connection).run(spec, scope: try scope())
+            result = try FunnelQueryRunner(connection: connection, warn: QueryCommand.warn).run(spec, scope: try scope())
         } catch let error as FunnelQueryError {
             throw CommandFailure.usage(error.description)
         } catch let error as PostgresError where error.sqlState == .undefinedTable || error.sqlState == .undefinedFunction {

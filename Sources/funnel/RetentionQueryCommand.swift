@@ -141,7 +141,7 @@ struct RetentionQueryCommand: ParsableCommand {
         let (connection, _) = try database.connect(logger: logger)
         let result: RetentionQueryResult
         do {
-            result = try RetentionQueryRunner(connection: connection).run(spec, scope: try scope())
+            result = try RetentionQueryRunner(connection: connection, warn: QueryCommand.warn).run(spec, scope: try scope())
         } catch let error as FunnelQueryError {
             throw CommandFailure.usage(error.description)
         } catch let error as PostgresError where error.sqlState == .undefinedTable || error.sqlState == .undefinedFunction {

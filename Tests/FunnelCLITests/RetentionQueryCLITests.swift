@@ -76,7 +76,6 @@ struct RetentionQueryCLITests {
             (["--first-time", "--recurring"], "--first-time and --recurring"),
             (["--min-occurrences", "0"], "--min-occurrences"),
             (["--as-of", "2024-02-30"], "--as-of 2024-02-30"),
-            (["--start", "signup"], "--start signup"),
             (["--period", "week", "--day-rule", "24h"], "--day-rule"),
         ]
         for (flags, named) in cases {
@@ -84,5 +83,12 @@ struct RetentionQueryCLITests {
             #expect(outcome.status == 2, "\(flags): \(outcome.stderr)")
             #expect(outcome.stderr.contains(named), "\(flags): \(outcome.stderr)")
         }
+        // An event never loaded is no usage error: nobody starts, and a warning names the nearest event.
+        let typo = try FunnelExecutable.run(["query", "retention", "--start", "instal", "--from", "2024-05-01", "--to", "2024-05-02"],
+                                            environment: environment)
+        #expect(typo.status == 0, "\(typo.stderr)")
+        #expect(typo.stderr.contains("--start instal: app a has no event named instal; counted as 0 users; nearest names: install"),
+                "\(typo.stderr)")
+        #expect(typo.stdout.contains("0 users in 2 cohorts"), "\(typo.stdout)")
     }
 }

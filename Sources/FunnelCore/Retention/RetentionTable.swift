@@ -65,13 +65,36 @@ public struct RetentionTable: Sendable, Equatable {
 
         public let spec: RetentionSpec
         public let asOfDay: Int
+        /// The cohort range's first and last local dates: every cohort in it is listed, empty
+        /// ones with size 0 (nil ends: the first and last cohort found).
+        public let fromDay: Int?
+        public let toDay: Int?
         let calendar: RetentionCalendar
         var counts: [String?: [Int: Counts]] = [:]
 
-        public init(spec: RetentionSpec, asOfDay: Int) {
+        public init(spec: RetentionSpec, asOfDay: Int, fromDay: Int? = nil, toDay: Int? = nil) {
             self.spec = spec
             self.asOfDay = asOfDay
+            self.fromDay = fromDay
+            self.toDay = toDay
             calendar = RetentionCalendar(period: spec.hours24 ? .day : spec.period, timeZone: spec.timeZone)
+        }
+
+        /// The counts with every cohort of the range in each series (a series without a
+        /// breakdown even when nobody started), empty ones at size 0.
+        func filled() -> [String?: [Int: Counts]] {
+            var counts = counts
+            if counts.isEmpty && spec.breakdown == nil && fromDay != nil { counts[nil] = [:] }
+            let periods = spec.periods
+            let empty = Counts(classic: [Int](repeating: 0, count: periods + 1), rolling: [Int](repeating: 0, count: periods + 1),
+                               brackets: [Int](repeating: 0, count: spec.brackets.count))
+            for (value, cells) in counts {
+                guard let first = fromDay.map(calendar.period(ofDay:)) ?? cells.keys.min(),
+                      let last = toDay.map({ calendar.period(ofDay: min($0, asOfDay)) }) ?? cells.keys.max(),
+                      first <= last else { continue }
+                for period in first...last where cells[period] == nil { counts[value]![period] = empty }
+            }
+            return counts
         }
 
         public mutating func add(_ result: RetentionUserResult) {
@@ -99,6 +122,7 @@ public struct RetentionTable: Sendable, Equatable {
         }
 
         public func table() -> RetentionTable {
+            let counts = filled()
             let series = counts.keys.sorted { ($0 ?? "\u{10FFFF}") < ($1 ?? "\u{10FFFF}") }.map { value -> Series in
                 let rows = counts[value]!.sorted { $0.key < $1.key }
                 let cohorts = rows.map { period, cell -> Cohort in

@@ -10,7 +10,8 @@ struct QueryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "query",
         abstract: "Answer ad hoc questions from the loaded events (no compute needed).",
-        subcommands: [FunnelQueryCommand.self, RetentionQueryCommand.self]
+        subcommands: [FunnelQueryCommand.self, RetentionQueryCommand.self, TrendsQueryCommand.self, StickinessQueryCommand.self,
+                      LifecycleQueryCommand.self, PathsQueryCommand.self]
     )
 
     /// Shows a query's warning (an event name its app has no event of) on standard error.

@@ -10,6 +10,9 @@ extension RetentionSpec {
         case .week: parts.append("by week (from Sunday)")
         case .month: parts.append("by month")
         }
+        if let cohortPeriod, cohortPeriod != period {
+            parts.append("cohorts by \(cohortPeriod.rawValue)\(cohortPeriod == .week ? " (from Sunday)" : ""), days from each member's start")
+        }
         parts.append("time zone \(timeZone)")
         if minOccurrences > 1 { parts.append("at least \(minOccurrences) return events a period") }
         if let breakdown {

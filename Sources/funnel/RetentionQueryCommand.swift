@@ -42,6 +42,9 @@ struct RetentionQueryCommand: ParsableCommand {
     @Option(help: ArgumentHelp("day, week (from Sunday) or month.", valueName: "period"))
     var period = "day"
 
+    @Option(help: ArgumentHelp("Day periods: cohorts by week (from Sunday) or month instead of by day; each member's days count from their own start date.", valueName: "period"))
+    var cohortPeriod: String?
+
     @Option(help: ArgumentHelp("The last period reported (default: 30 days, 12 weeks or 12 months).", valueName: "n"))
     var periods: Int?
 
@@ -117,6 +120,12 @@ struct RetentionQueryCommand: ParsableCommand {
                     throw ValidationError("--breakdown-type \(breakdownType): use event or person")
                 }
                 spec.breakdown = FunnelBreakdown(property: breakdown, source: source)
+            }
+            if let cohortPeriod {
+                guard let cohorts = RetentionPeriod(rawValue: cohortPeriod) else {
+                    throw ValidationError("--cohort-period \(cohortPeriod): use week or month")
+                }
+                spec.cohortPeriod = cohorts
             }
             if let problem = spec.problem() { throw ValidationError(problem) }
             return spec

@@ -154,6 +154,24 @@ struct RetentionQueryTests {
         #expect(table.series[0].cohorts.map(\.size) == [0, 2, 1])
     }
 
+    @Test("weekly cohorts with daily periods: each member's days from their own install, one call")
+    func weeklyCohortsDailyPeriods() throws {
+        let f = try Self.installs()
+        var spec = try Self.spec(periods: 3)
+        spec.cohortPeriod = .week
+        // a, b, c installed on Friday 1 March (week of 25 Feb): a back on days 1 and 3, b on day 1.
+        // x installed on Monday 4 March (week of 3 March), back on day 1. As of 10 March, day 1 of
+        // the week of 3 March is over for every member (the last could install on 9 March), day 2 not.
+        #expect(Self.triangle(try Self.run(f, spec, asOf: "2024-03-10")) == [
+            "2024-02-25": [3, 2, 0, 1], "2024-03-03": [1, 1, nil, nil],
+        ])
+        spec.cohortPeriod = .month
+        #expect(Self.triangle(try Self.run(f, spec, asOf: "2024-04-03")) == ["2024-03-01": [4, 3, 0, 1]])
+        var wrong = try Self.spec(period: .week)
+        wrong.cohortPeriod = .month
+        #expect(wrong.problem()?.hasPrefix("--cohort-period month: weekly or monthly cohorts take day periods") == true)
+    }
+
     @Test("unknown properties and breakdowns are refused, naming the flag")
     func errors() throws {
         let f = try Self.weekly()

@@ -69,6 +69,7 @@ public struct RetentionTable: Sendable, Equatable {
         /// ones with size 0 (nil ends: the first and last cohort found).
         public let fromDay: Int?
         public let toDay: Int?
+        /// The cohorts' calendar (``RetentionSpec/cohortCalendarPeriod``).
         let calendar: RetentionCalendar
         var counts: [String?: [Int: Counts]] = [:]
 
@@ -77,7 +78,7 @@ public struct RetentionTable: Sendable, Equatable {
             self.asOfDay = asOfDay
             self.fromDay = fromDay
             self.toDay = toDay
-            calendar = RetentionCalendar(period: spec.hours24 ? .day : spec.period, timeZone: spec.timeZone)
+            calendar = RetentionCalendar(period: spec.cohortCalendarPeriod, timeZone: spec.timeZone)
         }
 
         /// The counts with every cohort of the range in each series (a series without a
@@ -118,7 +119,11 @@ public struct RetentionTable: Sendable, Equatable {
 
         /// Whether period `offset` of cohort `period` has ended by the as-of date.
         func mature(_ period: Int, _ offset: Int) -> Bool {
-            calendar.lastDay(ofPeriod: period + offset) + (spec.hours24 ? 1 : 0) <= asOfDay
+            // Longer cohorts with day periods: day `offset` of the cohort's last member.
+            if calendar.period != (spec.hours24 ? .day : spec.period) {
+                return calendar.lastDay(ofPeriod: period) + offset + (spec.hours24 ? 1 : 0) <= asOfDay
+            }
+            return calendar.lastDay(ofPeriod: period + offset) + (spec.hours24 ? 1 : 0) <= asOfDay
         }
 
         public func table() -> RetentionTable {

@@ -5,10 +5,14 @@ extension FunnelQueryResult {
     /// The definition in one line: steps, order, window, exclusions, step math, breakdown.
     public var summary: String {
         var parts = ["\(spec.order.rawValue)", "window \(Self.duration(Double(spec.windowMicros) / 1_000_000))"]
-        switch spec.stepMath {
-        case .total: break
-        case .firstTime: parts.append("first time for each user")
-        case .firstTimeWithFilters: parts.append("first time for each user, with the filters")
+        if let stepMaths {
+            parts.append("step math " + stepMaths.enumerated().map { "\($0.offset + 1) \($0.element.rawValue)" }.joined(separator: ", "))
+        } else {
+            switch spec.stepMath {
+            case .total: break
+            case .firstTime: parts.append("first time for each user")
+            case .firstTimeWithFilters: parts.append("first time for each user, with the filters")
+            }
         }
         for exclusion in spec.exclusions {
             parts.append("excluding \(exclusion.matcher.label) between steps \(exclusion.fromStep) and \(exclusion.toStep)")
@@ -186,7 +190,7 @@ private struct FunnelJSON: Encodable {
         funnel = Definition(
             steps: spec.steps.map(\.label), order: spec.order.rawValue, windowSeconds: Double(spec.windowMicros) / 1_000_000,
             exclusions: spec.exclusions.map { "\($0.matcher.label) between \($0.fromStep) and \($0.toStep)" },
-            stepMath: spec.stepMath.rawValue,
+            stepMath: result.stepMaths.map { $0.map(\.rawValue).joined(separator: ",") } ?? spec.stepMath.rawValue,
             breakdown: spec.breakdown.map { "\($0.source.rawValue).\($0.property)" },
             attribution: spec.breakdown.map { FunnelQueryResult.attribution($0.attribution) })
         series = result.series.map { item in

@@ -41,6 +41,8 @@ public struct FunnelQueryResult: Sendable {
     public let users: [UserRow]
     /// Events read from the database.
     public let eventsRead: Int
+    /// Each step's math, when they differ (PostHog's per-step math); nil: `spec.stepMath` for all.
+    public var stepMaths: [StepMath]? = nil
 
     /// Time to convert from step `from` to step `to` (1-based) over the users who reached `to`:
     /// the average, the median and `bins` equal bins from the fastest to the slowest (bin count

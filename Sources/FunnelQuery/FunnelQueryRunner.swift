@@ -45,19 +45,26 @@ public struct FunnelQueryRunner {
     /// Runs `spec` over `scope`.
     /// - Throws: ``FunnelQueryError`` for a definition that cannot run (naming the step, event or
     ///   property), or a ``PostgresError``.
-    public func run(_ spec: EventFunnelSpec, scope: FunnelQueryScope) throws -> FunnelQueryResult {
+    /// `stepMaths`, when given, is each step's math (PostHog sets it per step) in place of
+    /// `spec.stepMath`.
+    public func run(_ spec: EventFunnelSpec, scope: FunnelQueryScope, stepMaths: [StepMath]? = nil) throws -> FunnelQueryResult {
         if let problem = spec.problem() { throw FunnelQueryError(problem) }
+        if let stepMaths, stepMaths.count != spec.steps.count {
+            throw FunnelQueryError("--step-math: give one math for all steps or one per step (\(spec.steps.count))")
+        }
         let app = try app(of: scope.app)
         try check(spec, app: app, defaulted: scope.app == nil)
-        let statement = FunnelQueryStatement(spec: spec, app: app, scope: scope)
+        let statement = FunnelQueryStatement(spec: spec, app: app, scope: scope, stepMaths: stepMaths)
         var tally = FunnelTally(spec: spec)
         let evaluator = Self.evaluator(spec)
         tally.eventsRead = try stream(statement) { _, user, events in
-            for result in Self.evaluate(events, spec: spec, scope: scope, evaluator: evaluator) {
+            for result in Self.evaluate(events, spec: spec, scope: scope, evaluator: evaluator, stepMaths: stepMaths) {
                 tally.add(user: user, result)
             }
         }
-        return tally.result(app: app, scope: scope)
+        var result = tally.result(app: app, scope: scope)
+        result.stepMaths = stepMaths
+        return result
     }
 
     /// Funnel trends: per interval (day, week or month, UTC) of the first step, the users who
@@ -228,23 +235,24 @@ public struct FunnelQueryRunner {
     /// Prepares one user's events (first-time steps, the date range on step 1) and evaluates them
     /// under each breakdown value the attribution gives them.
     static func evaluate(_ input: [FunnelEventRow], spec: EventFunnelSpec, scope: FunnelQueryScope,
-                         evaluator: EventFunnelEvaluator) -> [FunnelUserResult] {
+                         evaluator: EventFunnelEvaluator, stepMaths: [StepMath]? = nil) -> [FunnelUserResult] {
         var events = input
-        switch spec.stepMath {
-        case .total: break
-        case .firstTimeWithFilters:
-            // Each step only on the first event that fills it.
+        let maths = stepMaths ?? [StepMath](repeating: spec.stepMath, count: spec.steps.count)
+        if maths.contains(where: { $0 != .total }) {
+            // first_time_with_filters: a step only on the first event that fills it; first_time:
+            // only on the first event of its name, and only if that event fills it.
             var seen = Set<Int8>()
+            var seenNamed = Set<Int8>()
             for index in events.indices {
-                let steps = events[index].steps
-                events[index].steps = steps.filter { $0 < 0 || seen.insert($0).inserted }
-            }
-        case .firstTime:
-            // Each step only on the first event of its name, and only if that event fills it.
-            var seen = Set<Int8>()
-            for index in events.indices {
-                let first = events[index].namedSteps.filter { seen.insert($0).inserted }
-                events[index].steps = events[index].steps.filter { $0 < 0 || first.contains($0) }
+                let firstNamed = events[index].namedSteps.filter { seenNamed.insert($0).inserted }
+                events[index].steps = events[index].steps.filter { step in
+                    guard step > 0 else { return true }
+                    switch maths[Int(step) - 1] {
+                    case .total: return true
+                    case .firstTimeWithFilters: return seen.insert(step).inserted
+                    case .firstTime: return firstNamed.contains(step)
+                    }
+                }
             }
         }
         for index in events.indices where events[index].steps.contains(1) {

@@ -29,11 +29,13 @@ struct FunnelQueryStatement {
 
     /// The statement for `spec`; `app` nil reads every app, `computeScope` keeps the users of the
     /// cohorts a compute is working on (its scope_installs table).
-    /// `insight` changes what the breakdown column carries (``InsightColumn``).
+    /// `insight` changes what the breakdown column carries (``InsightColumn``); `stepMaths`, when
+    /// given, is each step's math in place of `spec.stepMath`.
     init(spec: EventFunnelSpec, app: String?, scope: FunnelQueryScope, computeScope: Bool = false,
-         trend: FunnelTrendInterval? = nil, insight: InsightColumn? = nil) {
+         trend: FunnelTrendInterval? = nil, insight: InsightColumn? = nil, stepMaths: [StepMath]? = nil) {
+        let maths = stepMaths ?? [spec.stepMath]
         // First-time steps look at the whole history: a user's first occurrence may precede the range.
-        let earliest: Int64? = spec.stepMath == .total ? scope.fromMicros : nil
+        let earliest: Int64? = maths.allSatisfy { $0 == .total } ? scope.fromMicros : nil
         let end = (scope.toMicros ?? 32_503_680_000_000_000) + spec.windowMicros
         parameters = [app, earliest, end]
         var bits: [String] = []
@@ -42,7 +44,7 @@ struct FunnelQueryStatement {
             for filter in matcher.filters { conditions.append(condition(filter)) }
             bits.append("(case when \(conditions.joined(separator: " and ")) then \(Int64(1) << Int64(index)) else 0 end)")
         }
-        if spec.stepMath == .firstTime {
+        if maths.contains(.firstTime) {
             firstNameBit = bits.count
             for (offset, step) in spec.steps.enumerated() {
                 bits.append("(case when e.event = any(\(add(step.events))::text[]) then \(Int64(1) << Int64(firstNameBit + offset)) else 0 end)")

@@ -128,6 +128,25 @@ struct FunnelQueryTests {
         #expect(try Self.counts(db, try Self.spec(steps, window: "1h", stepMath: .firstTimeWithFilters)) == [2, 2])
     }
 
+    @Test("per-step math: first time on step 1, total on step 2, as PostHog sets it per step")
+    func perStepMath() throws {
+        let db = try Self.loaded()
+        let spec = try Self.spec(["signup_started", "signup_started"], window: "7d", stepMath: .firstTime)
+        // u3 started on 28 April and 1 May. First time on both steps: step 2 can only be the first
+        // start, which step 1 took. Total on step 2: the start on 1 May follows the first one.
+        #expect(try Self.counts(db, spec) == [4, 0])
+        let result = try FunnelQueryRunner(connection: db.connection).run(spec, scope: FunnelQueryScope(app: "a"),
+                                                                          stepMaths: [.firstTime, .total])
+        #expect(result.series.first?.steps.map(\.users) == [4, 1])
+        #expect(result.summary.contains("step math 1 first_time, 2 total"))
+        let cli = try db.run(["query", "funnel", "--app", "a", "--step", "signup_started", "--step", "signup_started",
+                              "--window", "7d", "--step-math", "first_time,total", "--format", "csv"])
+        #expect(cli.stdout.contains(",2,signup_started,1,"), "\(cli.stdout)\(cli.stderr)")
+        let wrong = try db.run(["query", "funnel", "--app", "a", "--step", "a", "--step", "b", "--step-math", "total,total,total"])
+        #expect(wrong.status == 2)
+        #expect(wrong.stderr.contains("one per step (2)"), "\(wrong.stderr)")
+    }
+
     @Test("funnel trends: each day of step 1 counts its entries and their conversions, whenever they convert")
     func trends() throws {
         let db = try LoaderFixture()

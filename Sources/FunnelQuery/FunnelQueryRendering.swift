@@ -5,10 +5,14 @@ extension FunnelQueryResult {
     /// The definition in one line: steps, order, window, exclusions, step math, breakdown.
     public var summary: String {
         var parts = ["\(spec.order.rawValue)", "window \(Self.duration(Double(spec.windowMicros) / 1_000_000))"]
-        switch spec.stepMath {
-        case .total: break
-        case .firstTime: parts.append("first time for each user")
-        case .firstTimeWithFilters: parts.append("first time for each user, with the filters")
+        if let stepMaths {
+            parts.append("step math " + stepMaths.enumerated().map { "\($0.offset + 1) \($0.element.rawValue)" }.joined(separator: ", "))
+        } else {
+            switch spec.stepMath {
+            case .total: break
+            case .firstTime: parts.append("first time for each user")
+            case .firstTimeWithFilters: parts.append("first time for each user, with the filters")
+            }
         }
         for exclusion in spec.exclusions {
             parts.append("excluding \(exclusion.matcher.label) between steps \(exclusion.fromStep) and \(exclusion.toStep)")
@@ -48,12 +52,14 @@ extension FunnelQueryResult {
         if series.isEmpty { lines.append("no user did step 1 (\(spec.steps[0].label)) in the date range") }
         for item in series {
             if spec.breakdown != nil { lines.append("\n\(spec.breakdown!.property) = \(item.value ?? "(none)")") }
-            let width = max(5, item.steps.map(\.label.count).max() ?? 0)
+            // Labels longer than the room 100 columns leave are cut (the summary has them whole).
+            let width = min(Self.labelRoom, max(5, item.steps.map(\.label.count).max() ?? 0))
             lines.append("step  " + "event".padding(toLength: width, withPad: " ", startingAt: 0)
                 + "     users  of first  of previous  dropped  median time  average time")
             for step in item.steps {
                 var line = String(step.step).padding(toLength: 6, withPad: " ", startingAt: 0)
-                line += step.label.padding(toLength: width, withPad: " ", startingAt: 0)
+                let label = step.label.count > width ? step.label.prefix(width - 1) + "…" : step.label
+                line += label.padding(toLength: width, withPad: " ", startingAt: 0)
                 line += Self.left(String(step.users), 10) + Self.left(Self.percent(step.conversionFromFirst), 10)
                 line += Self.left(Self.percent(step.conversionFromPrevious), 13) + Self.left(String(step.droppedOff), 9)
                 line += Self.left(step.medianSecondsFromPrevious.map(Self.duration) ?? "-", 13)
@@ -74,6 +80,9 @@ extension FunnelQueryResult {
         }
         return lines.joined(separator: "\n") + "\n"
     }
+
+    /// The step table's room for labels: 100 columns less the step number and the figures.
+    static let labelRoom = 100 - 6 - 69
 
     private static func left(_ text: String, _ width: Int) -> String {
         text.count >= width ? " " + text : String(repeating: " ", count: width - text.count) + text
@@ -181,7 +190,7 @@ private struct FunnelJSON: Encodable {
         funnel = Definition(
             steps: spec.steps.map(\.label), order: spec.order.rawValue, windowSeconds: Double(spec.windowMicros) / 1_000_000,
             exclusions: spec.exclusions.map { "\($0.matcher.label) between \($0.fromStep) and \($0.toStep)" },
-            stepMath: spec.stepMath.rawValue,
+            stepMath: result.stepMaths.map { $0.map(\.rawValue).joined(separator: ",") } ?? spec.stepMath.rawValue,
             breakdown: spec.breakdown.map { "\($0.source.rawValue).\($0.property)" },
             attribution: spec.breakdown.map { FunnelQueryResult.attribution($0.attribution) })
         series = result.series.map { item in

@@ -41,6 +41,8 @@ public struct FunnelQueryResult: Sendable {
     public let users: [UserRow]
     /// Events read from the database.
     public let eventsRead: Int
+    /// Each step's math, when they differ (PostHog's per-step math); nil: `spec.stepMath` for all.
+    public var stepMaths: [StepMath]? = nil
 
     /// Time to convert from step `from` to step `to` (1-based) over the users who reached `to`:
     /// the average, the median and `bins` equal bins from the fastest to the slowest (bin count
@@ -209,24 +211,26 @@ public struct FunnelTrendPoint: Sendable, Equatable {
     /// converted / entered, or nil for an interval nobody entered.
     public var conversion: Double? { entered > 0 ? Double(converted) / Double(entered) : nil }
 
-    /// The points in time order, with the days (or weeks) in between that nobody entered listed
-    /// at 0 (months are listed as found).
+    /// The points in time order, with every interval of the range nobody entered in listed at 0:
+    /// from the interval holding the range's first day (else the first entry) to the one holding
+    /// its last day (else the last entry).
     static func filled(_ points: [Int64: (entered: Int, converted: Int)], interval: FunnelTrendInterval,
                        scope: FunnelQueryScope) -> [FunnelTrendPoint] {
-        var starts = Set(points.keys)
-        let step: Int64? = switch interval {
-        case .day: 86_400_000_000
-        case .week: 7 * 86_400_000_000
-        case .month: nil
+        let day: Int64 = 86_400_000_000
+        let period: RetentionPeriod = switch interval {
+        case .day: .day
+        case .week: .week
+        case .month: .month
         }
-        if let step, let first = starts.min(), let last = starts.max() {
-            var start = first
-            while start < last {
-                start += step
-                starts.insert(start)
-            }
+        let calendar = RetentionCalendar(period: period, timeZone: "UTC")
+        func index(_ micros: Int64) -> Int { calendar.period(ofDay: calendar.day(ofMicros: micros)) }
+        var indices = Set(points.keys.map(index))
+        let first = scope.fromMicros.map(index) ?? indices.min()
+        let last = scope.toMicros.map { index($0 - 1) } ?? indices.max()
+        if let first, let last, first <= last { indices.formUnion(first...last) }
+        return indices.sorted().map { period in
+            let start = Int64(calendar.firstDay(ofPeriod: period)) * day
+            return FunnelTrendPoint(startMicros: start, entered: points[start]?.entered ?? 0, converted: points[start]?.converted ?? 0)
         }
-        return starts.sorted().map { FunnelTrendPoint(startMicros: $0, entered: points[$0]?.entered ?? 0,
-                                                      converted: points[$0]?.converted ?? 0) }
     }
 }

@@ -31,9 +31,12 @@ public struct FunnelQueryError: Error, Sendable, Equatable, CustomStringConverti
 /// (``EventFunnelEvaluator``).
 public struct FunnelQueryRunner {
     let connection: PostgresConnection
+    /// Told each warning (an event name the app has no event of), for the caller to show.
+    let warn: (String) -> Void
 
-    public init(connection: PostgresConnection) {
+    public init(connection: PostgresConnection, warn: @escaping (String) -> Void = { _ in }) {
         self.connection = connection
+        self.warn = warn
     }
 
     /// Rows fetched from the cursor at a time.
@@ -42,21 +45,26 @@ public struct FunnelQueryRunner {
     /// Runs `spec` over `scope`.
     /// - Throws: ``FunnelQueryError`` for a definition that cannot run (naming the step, event or
     ///   property), or a ``PostgresError``.
-    public func run(_ spec: EventFunnelSpec, scope: FunnelQueryScope) throws -> FunnelQueryResult {
+    /// `stepMaths`, when given, is each step's math (PostHog sets it per step) in place of
+    /// `spec.stepMath`.
+    public func run(_ spec: EventFunnelSpec, scope: FunnelQueryScope, stepMaths: [StepMath]? = nil) throws -> FunnelQueryResult {
         if let problem = spec.problem() { throw FunnelQueryError(problem) }
-        guard let app = try scope.app ?? connection.query(SQLCatalog.text("query/default_app.sql")).scalar(String?.self) else {
-            throw FunnelQueryError("no events are loaded yet: load files with funnel ingest first")
+        if let stepMaths, stepMaths.count != spec.steps.count {
+            throw FunnelQueryError("--step-math: give one math for all steps or one per step (\(spec.steps.count))")
         }
-        try check(spec, app: app)
-        let statement = FunnelQueryStatement(spec: spec, app: app, scope: scope)
+        let app = try app(of: scope.app)
+        try check(spec, app: app, defaulted: scope.app == nil)
+        let statement = FunnelQueryStatement(spec: spec, app: app, scope: scope, stepMaths: stepMaths)
         var tally = FunnelTally(spec: spec)
         let evaluator = Self.evaluator(spec)
         tally.eventsRead = try stream(statement) { _, user, events in
-            for result in Self.evaluate(events, spec: spec, scope: scope, evaluator: evaluator) {
+            for result in Self.evaluate(events, spec: spec, scope: scope, evaluator: evaluator, stepMaths: stepMaths) {
                 tally.add(user: user, result)
             }
         }
-        return tally.result(app: app, scope: scope)
+        var result = tally.result(app: app, scope: scope)
+        result.stepMaths = stepMaths
+        return result
     }
 
     /// Funnel trends: per interval (day, week or month, UTC) of the first step, the users who
@@ -67,10 +75,8 @@ public struct FunnelQueryRunner {
     public func trends(_ spec: EventFunnelSpec, scope: FunnelQueryScope, interval: FunnelTrendInterval) throws -> [FunnelTrendPoint] {
         if let problem = spec.problem() { throw FunnelQueryError(problem) }
         guard spec.order != .unordered else { throw FunnelQueryError("funnel trends need an ordered or strict funnel (step 1 starts each entry)") }
-        guard let app = try scope.app ?? connection.query(SQLCatalog.text("query/default_app.sql")).scalar(String?.self) else {
-            throw FunnelQueryError("no events are loaded yet: load files with funnel ingest first")
-        }
-        try check(spec, app: app)
+        let app = try app(of: scope.app)
+        try check(spec, app: app, defaulted: scope.app == nil)
         var plain = spec
         plain.breakdown = nil
         let statement = FunnelQueryStatement(spec: plain, app: app, scope: scope, trend: interval)
@@ -147,25 +153,29 @@ public struct FunnelQueryRunner {
         return rows
     }
 
-    /// Refuses unknown event names, filters or breakdowns on keys no event of those names has,
-    /// and regular expressions PostgreSQL cannot compile, each named.
-    private func check(_ spec: EventFunnelSpec, app: String) throws {
-        let names = Array(Set(spec.matchers.flatMap(\.events))).sorted()
-        let known = try connection.query(SQLCatalog.text("query/funnel_checks.sql"), [app, names])
-        let unknown = try known.rows.filter { !(try $0.decode(Bool.self, at: 1)) }.map { try $0.decode(String.self, at: 0) }
-        if !unknown.isEmpty {
-            throw FunnelQueryError("app \(app) has no event named \(unknown.joined(separator: ", ")); "
-                + "event names are case-sensitive (install, app_open, purchase, invite_sent, ux_<type>, onboarding steps and custom events)")
+    /// The app a query reads: `named`, else the default (the one with the most installs).
+    func app(of named: String?) throws -> String {
+        guard let app = try named ?? connection.query(SQLCatalog.text("query/default_app.sql")).scalar(String?.self) else {
+            throw FunnelQueryError("no events are loaded yet: load files with funnel ingest first")
         }
+        return app
+    }
+
+    /// Warns of event names the app has no event of (they count nobody, as in PostHog); refuses
+    /// filters or breakdowns on keys no event of the known names has, and regular expressions
+    /// PostgreSQL cannot compile, each named.
+    func check(_ spec: EventFunnelSpec, app: String, defaulted: Bool) throws {
+        let names = Array(Set(spec.matchers.flatMap(\.events))).sorted()
+        let unknown = try warnUnknown(names, app: app, defaulted: defaulted)
         for (index, matcher) in spec.matchers.enumerated() {
             let what = index < spec.steps.count ? "step \(index + 1)" : "exclusion \(index - spec.steps.count + 1)"
-            try checkFilters(of: matcher, named: what, app: app)
+            try checkFilters(of: matcher.known(excluding: unknown), named: what, app: app)
         }
         if let breakdown = spec.breakdown, breakdown.source == .event {
-            let names = Array(Set(spec.steps.flatMap(\.events))).sorted()
+            let names = Array(Set(spec.steps.flatMap(\.events)).subtracting(unknown)).sorted()
             let has = try connection.query(SQLCatalog.text("query/funnel_property_check.sql"),
                                            [app, names, breakdown.property]).scalar(Bool.self)
-            if !has { throw FunnelQueryError("--breakdown \(breakdown.property): no step event has this property") }
+            if !has && !names.isEmpty { throw FunnelQueryError("--breakdown \(breakdown.property): no step event has this property") }
         }
         if let breakdown = spec.breakdown, breakdown.source == .person {
             let has = try connection.query(SQLCatalog.text("query/funnel_person_property_check.sql"),
@@ -178,8 +188,19 @@ public struct FunnelQueryRunner {
         }
     }
 
+    /// Warns (through `warn`) of each of `names` the app has no event of, with the nearest names
+    /// and the apps that have it; returns those names.
+    func warnUnknown(_ names: [String], app: String, flag: String? = nil, defaulted: Bool) throws -> Set<String> {
+        let warnings = try EventNameHints(connection: connection).warnings(app: app, names: names, flag: flag, defaulted: defaulted)
+        for warning in warnings { warn(warning) }
+        guard !warnings.isEmpty else { return [] }
+        let known = try connection.query(SQLCatalog.text("query/funnel_checks.sql"), [app, names])
+        return Set(try known.rows.filter { !(try $0.decode(Bool.self, at: 1)) }.map { try $0.decode(String.self, at: 0) })
+    }
+
     /// Refuses a filter of `matcher` (called `what` in the message) on a key no event of its names
     /// has, and a regular expression PostgreSQL cannot compile. Retention checks its events with it.
+    /// A matcher whose names are all unknown counts nobody, and its filters are not checked.
     func checkFilters(of matcher: EventMatcher, named what: String, app: String) throws {
         for filter in matcher.filters {
             if filter.op == .regex || filter.op == .notRegex {
@@ -189,7 +210,7 @@ public struct FunnelQueryRunner {
                     throw FunnelQueryError("\(what) (\(matcher.label)): \(filter.values[0]) is not a valid regular expression: \(error.message)")
                 }
             }
-            guard filter.op != .isNotSet else { continue }
+            guard filter.op != .isNotSet, !matcher.events.isEmpty else { continue }
             let has = try connection.query(SQLCatalog.text("query/funnel_property_check.sql"),
                                            [app, matcher.events, filter.key]).scalar(Bool.self)
             if !has {
@@ -214,23 +235,24 @@ public struct FunnelQueryRunner {
     /// Prepares one user's events (first-time steps, the date range on step 1) and evaluates them
     /// under each breakdown value the attribution gives them.
     static func evaluate(_ input: [FunnelEventRow], spec: EventFunnelSpec, scope: FunnelQueryScope,
-                         evaluator: EventFunnelEvaluator) -> [FunnelUserResult] {
+                         evaluator: EventFunnelEvaluator, stepMaths: [StepMath]? = nil) -> [FunnelUserResult] {
         var events = input
-        switch spec.stepMath {
-        case .total: break
-        case .firstTimeWithFilters:
-            // Each step only on the first event that fills it.
+        let maths = stepMaths ?? [StepMath](repeating: spec.stepMath, count: spec.steps.count)
+        if maths.contains(where: { $0 != .total }) {
+            // first_time_with_filters: a step only on the first event that fills it; first_time:
+            // only on the first event of its name, and only if that event fills it.
             var seen = Set<Int8>()
+            var seenNamed = Set<Int8>()
             for index in events.indices {
-                let steps = events[index].steps
-                events[index].steps = steps.filter { $0 < 0 || seen.insert($0).inserted }
-            }
-        case .firstTime:
-            // Each step only on the first event of its name, and only if that event fills it.
-            var seen = Set<Int8>()
-            for index in events.indices {
-                let first = events[index].namedSteps.filter { seen.insert($0).inserted }
-                events[index].steps = events[index].steps.filter { $0 < 0 || first.contains($0) }
+                let firstNamed = events[index].namedSteps.filter { seenNamed.insert($0).inserted }
+                events[index].steps = events[index].steps.filter { step in
+                    guard step > 0 else { return true }
+                    switch maths[Int(step) - 1] {
+                    case .total: return true
+                    case .firstTimeWithFilters: return seen.insert(step).inserted
+                    case .firstTime: return firstNamed.contains(step)
+                    }
+                }
             }
         }
         for index in events.indices where events[index].steps.contains(1) {

@@ -3,6 +3,15 @@ import FunnelCore
 import FunnelSQL
 import PostgresClient
 
+/// What the breakdown column of an insight's statement carries instead of the breakdown value.
+enum InsightColumn {
+    /// The event's name (paths).
+    case eventName
+    /// A property's text, the unit separator (U+001F), then the breakdown value ('' for none):
+    /// trends' property math.
+    case value(property: String)
+}
+
 /// The statement a funnel query runs (sql/query/funnel_events.sql filled in) and its parameters:
 /// every event name, property key and value is a parameter; the fragments added to the template
 /// are fixed text with placeholders.
@@ -26,10 +35,13 @@ struct FunnelQueryStatement {
 
     /// The statement for `spec`; `app` nil reads every app, `computeScope` keeps the users of the
     /// cohorts a compute is working on (its scope_installs table).
+    /// `insight` changes what the breakdown column carries (``InsightColumn``); `stepMaths`, when
+    /// given, is each step's math in place of `spec.stepMath`.
     init(spec: EventFunnelSpec, app: String?, scope: FunnelQueryScope, computeScope: Bool = false,
-         trend: FunnelTrendInterval? = nil) {
+         trend: FunnelTrendInterval? = nil, insight: InsightColumn? = nil, stepMaths: [StepMath]? = nil) {
+        let maths = stepMaths ?? [spec.stepMath]
         // First-time steps look at the whole history: a user's first occurrence may precede the range.
-        let earliest: Int64? = spec.stepMath == .total ? scope.fromMicros : nil
+        let earliest: Int64? = maths.allSatisfy { $0 == .total } ? scope.fromMicros : nil
         let end = (scope.toMicros ?? 32_503_680_000_000_000) + spec.windowMicros
         parameters = [app, earliest, end]
         var conditions: [String] = []
@@ -38,7 +50,7 @@ struct FunnelQueryStatement {
             for filter in matcher.filters { parts.append(condition(filter)) }
             conditions.append(parts.joined(separator: " and "))
         }
-        if spec.stepMath == .firstTime {
+        if maths.contains(.firstTime) {
             firstNameBit = conditions.count
             for step in spec.steps { conditions.append("e.event = any(\(add(step.events))::text[])") }
         }
@@ -54,7 +66,7 @@ struct FunnelQueryStatement {
             // Between step k and k + 1 (1-based) is exclusion step -(k + 1), for each k in range.
             stepsOfBit.append((exclusion.fromStep..<exclusion.toStep).map { -Int8($0 + 1) })
         }
-        let breakdown: String
+        var breakdown: String
         var people = ""
         switch spec.breakdown?.source {
         case .event?: breakdown = "e.properties ->> \(add(spec.breakdown!.property))"
@@ -62,6 +74,12 @@ struct FunnelQueryStatement {
             breakdown = "p.props ->> \(add(spec.breakdown!.property))"
             people = SQLCatalog.text("query/funnel_people_join.sql")
         case nil: breakdown = "null::text"
+        }
+        switch insight {
+        case .eventName?: breakdown = "e.event"
+        case .value(let property)?:
+            breakdown = "coalesce(e.properties ->> \(add(property)), '') || chr(31) || coalesce(\(breakdown), '')"
+        case nil: break
         }
         let names = spec.order == .strict ? ""
             : "and e.event = any(\(add(Array(Set(spec.matchers.flatMap(\.events))).sorted()))::text[])"

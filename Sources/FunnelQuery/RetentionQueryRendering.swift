@@ -10,6 +10,9 @@ extension RetentionSpec {
         case .week: parts.append("by week (from Sunday)")
         case .month: parts.append("by month")
         }
+        if let cohortPeriod, cohortPeriod != period {
+            parts.append("cohorts by \(cohortPeriod.rawValue)\(cohortPeriod == .week ? " (from Sunday)" : ""), days from each member's start")
+        }
         parts.append("time zone \(timeZone)")
         if minOccurrences > 1 { parts.append("at least \(minOccurrences) return events a period") }
         if let breakdown {
@@ -40,31 +43,45 @@ extension RetentionQueryResult {
             if let breakdown = spec.breakdown { lines.append("\n\(breakdown.property) = \(series.value ?? "(none)")") }
             lines.append("\(series.users) users in \(series.cohorts.count) cohorts")
             lines.append(periodName.padding(toLength: 7, withPad: " ", startingAt: 0) + "  cohorts      users   returned   classic   rolling")
-            for period in 0...spec.periods {
+            // Periods no cohort is mature for yet are one line, not rows of zeros.
+            let counted = (0...spec.periods).filter { series.classic[$0].cohorts > 0 }
+            for period in counted {
                 let classic = series.classic[period]
                 let rolling = series.rolling[period]
                 lines.append(String(period).padding(toLength: 7, withPad: " ", startingAt: 0) + Self.left(String(classic.cohorts), 9)
                     + Self.left(String(classic.size), 11) + Self.left(String(classic.retained), 11)
                     + Self.left(Self.percent(classic.rate), 10) + Self.left(Self.percent(rolling.rate), 10))
             }
+            let pending = (0...spec.periods).filter { series.classic[$0].cohorts == 0 }
+            if let first = pending.first {
+                lines.append("\(periodName) \(first)\(pending.count > 1 ? "-\(pending.last!)" : ""): no cohort is mature yet")
+            }
             for (index, bracket) in spec.brackets.enumerated() {
                 let pooled = series.brackets[index]
                 lines.append("bracket \(bracket.lowerBound)-\(bracket.upperBound): \(Self.percent(pooled.rate)) "
                     + "(\(pooled.retained) of \(pooled.size) users, \(pooled.cohorts) mature cohorts)")
             }
-            lines.append("")
-            lines.append("cohort            users" + (0...spec.periods).map { Self.left("\(periodName.prefix(1))\($0)", 8) }.joined())
-            for cohort in series.cohorts {
-                var line = RetentionCalendar.text(ofDay: cohort.firstDay).padding(toLength: 12, withPad: " ", startingAt: 0)
-                line += Self.left(String(cohort.size), 10)
-                for value in cohort.classic {
-                    line += Self.left(value.map { Self.percent(Double($0) / Double(cohort.size)) } ?? "", 8)
+            // The triangle in blocks of periods that fit 100 columns, each with the cohort columns.
+            let block = (Self.width - 22) / 8
+            for first in stride(from: 0, through: spec.periods, by: block) {
+                let periods = first...min(first + block - 1, spec.periods)
+                lines.append("")
+                lines.append("cohort            users" + periods.map { Self.left("\(periodName.prefix(1))\($0)", 8) }.joined())
+                for cohort in series.cohorts {
+                    var line = RetentionCalendar.text(ofDay: cohort.firstDay).padding(toLength: 12, withPad: " ", startingAt: 0)
+                    line += Self.left(String(cohort.size), 10)
+                    for value in cohort.classic[periods] {
+                        line += Self.left(value.map { cohort.size > 0 ? Self.percent(Double($0) / Double(cohort.size)) : "-" } ?? "", 8)
+                    }
+                    lines.append(line)
                 }
-                lines.append(line)
             }
         }
         return lines.joined(separator: "\n") + "\n"
     }
+
+    /// The text report's widest line.
+    static let width = 100
 
     static func left(_ text: String, _ width: Int) -> String {
         text.count >= width ? " " + text : String(repeating: " ", count: width - text.count) + text

@@ -40,9 +40,12 @@ public struct RetentionQueryResult: Sendable {
 /// (``RetentionTable/Builder``).
 public struct RetentionQueryRunner {
     let connection: PostgresConnection
+    /// Told each warning (an event name the app has no event of), for the caller to show.
+    let warn: (String) -> Void
 
-    public init(connection: PostgresConnection) {
+    public init(connection: PostgresConnection, warn: @escaping (String) -> Void = { _ in }) {
         self.connection = connection
+        self.warn = warn
     }
 
     static let dayMicros: Int64 = 86_400_000_000
@@ -55,10 +58,8 @@ public struct RetentionQueryRunner {
     ///   property), or a ``PostgresError``.
     public func run(_ spec: RetentionSpec, scope: RetentionQueryScope) throws -> RetentionQueryResult {
         if let problem = spec.problem() { throw FunnelQueryError(problem) }
-        guard let app = try scope.app ?? connection.query(SQLCatalog.text("query/default_app.sql")).scalar(String?.self) else {
-            throw FunnelQueryError("no events are loaded yet: load files with funnel ingest first")
-        }
-        try check(spec, app: app)
+        let app = try FunnelQueryRunner(connection: connection).app(of: scope.app)
+        try check(spec, app: app, defaulted: scope.app == nil)
         let calendar = RetentionCalendar(period: .day, timeZone: spec.timeZone)
         let lastMicros = try connection.query(SQLCatalog.text("query/retention_data_end.sql"), [app]).scalar(Int64?.self)
         let dataEndDay = lastMicros.map(calendar.day(ofMicros:))
@@ -74,7 +75,7 @@ public struct RetentionQueryRunner {
         let earliest = spec.cohortType == .recurring ? scope.fromDay.map { Int64($0) * Self.dayMicros - Self.zoneMarginMicros } : nil
         let end = Int64(asOfDay + 1) * Self.dayMicros + Self.zoneMarginMicros
         let statement = Self.statement(spec, app: app, from: earliest, end: end, computeScope: false)
-        var builder = RetentionTable.Builder(spec: spec, asOfDay: asOfDay)
+        var builder = RetentionTable.Builder(spec: spec, asOfDay: asOfDay, fromDay: scope.fromDay, toDay: scope.toDay ?? (scope.fromDay == nil ? nil : asOfDay))
         let read = try stream(statement) { _, _, events in
             for result in evaluator.evaluate(events) { builder.add(result) }
         }
@@ -117,26 +118,22 @@ public struct RetentionQueryRunner {
         }
     }
 
-    /// Refuses unknown event names, filters or breakdowns on keys no event of those names has,
-    /// and regular expressions PostgreSQL cannot compile, each named by its flag.
-    private func check(_ spec: RetentionSpec, app: String) throws {
-        let parts = [("--start", spec.start), ("--return", spec.returning)]
-        for (flag, matcher) in parts {
-            let known = try connection.query(SQLCatalog.text("query/funnel_checks.sql"), [app, matcher.events])
-            let unknown = try known.rows.filter { !(try $0.decode(Bool.self, at: 1)) }.map { try $0.decode(String.self, at: 0) }
-            if !unknown.isEmpty {
-                throw FunnelQueryError("\(flag) \(matcher.label): app \(app) has no event named \(unknown.joined(separator: ", ")); "
-                    + "event names are case-sensitive (install, app_open, purchase, invite_sent, ux_<type>, onboarding steps and custom events)")
-            }
-        }
-        let funnels = FunnelQueryRunner(connection: connection)
-        for (flag, matcher) in parts {
-            try funnels.checkFilters(of: matcher, named: flag, app: app)
+    /// Warns of event names the app has no event of (they count nobody, as in PostHog); refuses
+    /// filters or breakdowns on keys no event of the known names has, and regular expressions
+    /// PostgreSQL cannot compile, each named by its flag.
+    private func check(_ spec: RetentionSpec, app: String, defaulted: Bool) throws {
+        let funnels = FunnelQueryRunner(connection: connection, warn: warn)
+        var unknown: [String: Set<String>] = [:]
+        for (flag, matcher) in [("--start", spec.start), ("--return", spec.returning)] {
+            unknown[flag] = try funnels.warnUnknown(matcher.events, app: app, flag: "\(flag) \(matcher.label)", defaulted: defaulted)
+            try funnels.checkFilters(of: matcher.known(excluding: unknown[flag]!), named: flag, app: app)
         }
         if let breakdown = spec.breakdown, breakdown.source == .event {
             let has = try connection.query(SQLCatalog.text("query/funnel_property_check.sql"),
                                            [app, spec.start.events, breakdown.property]).scalar(Bool.self)
-            if !has { throw FunnelQueryError("--breakdown \(breakdown.property): no start event (\(spec.start.label)) has this property") }
+            if !has && unknown["--start"]!.count < Set(spec.start.events).count {
+                throw FunnelQueryError("--breakdown \(breakdown.property): no start event (\(spec.start.label)) has this property")
+            }
         }
     }
 }

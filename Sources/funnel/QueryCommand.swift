@@ -10,8 +10,14 @@ struct QueryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "query",
         abstract: "Answer ad hoc questions from the loaded events (no compute needed).",
-        subcommands: [FunnelQueryCommand.self, RetentionQueryCommand.self]
+        subcommands: [FunnelQueryCommand.self, RetentionQueryCommand.self, TrendsQueryCommand.self, StickinessQueryCommand.self,
+                      LifecycleQueryCommand.self, PathsQueryCommand.self]
     )
+
+    /// Shows a query's warning (an event name its app has no event of) on standard error.
+    static func warn(_ message: String) {
+        FileHandle.standardErrorWrite("funnel: warning: \(message)\n")
+    }
 }
 
 /// `funnel query funnel`: a funnel over any events, with PostHog's semantics.
@@ -48,7 +54,7 @@ struct FunnelQueryCommand: ParsableCommand {
     @Option(name: .customLong("exclude"), help: ArgumentHelp("An exclusion: 'event [where ...] [between I and J]'.", valueName: "exclusion"))
     var exclusions: [String] = []
 
-    @Option(help: ArgumentHelp("total (every occurrence), first_time (a step counts on the user's first event of its name, if that passes the filters) or first_time_with_filters (on their first event passing the filters).", valueName: "math"))
+    @Option(help: ArgumentHelp("total (every occurrence), first_time (a step counts on the user's first event of its name, if that passes the filters) or first_time_with_filters (on their first event passing the filters); one for all steps or one per step, comma-separated (first_time,total).", valueName: "math"))
     var stepMath = "total"
 
     @Option(help: ArgumentHelp("Break the funnel down by this property.", valueName: "property"))
@@ -93,6 +99,9 @@ struct FunnelQueryCommand: ParsableCommand {
         _ = try scope()
         if let bins, bins < 1 || bins > 90 { throw ValidationError("--bins must be between 1 and 90") }
         if let trend, FunnelTrendInterval(rawValue: trend) == nil { throw ValidationError("--trend \(trend): use day, week or month") }
+        if trend != nil, try stepMaths().count > 1 {
+            throw ValidationError("--step-math per step applies to the funnel's steps, not to --trend; give one math")
+        }
     }
 
     /// The funnel the flags describe.
@@ -100,9 +109,8 @@ struct FunnelQueryCommand: ParsableCommand {
         guard let order = EventFunnelOrder(rawValue: order) else {
             throw ValidationError("--order \(order): use ordered, strict or unordered")
         }
-        guard let stepMath = StepMath(rawValue: stepMath) else {
-            throw ValidationError("--step-math \(stepMath): use total, first_time or first_time_with_filters")
-        }
+        let maths = try stepMaths()
+        let stepMath = maths.count == 1 ? maths[0] : .total
         do {
             let matchers = try steps.map { text throws(FunnelSyntax.Failure) in try FunnelSyntax.matcher(text) }
             var spec = EventFunnelSpec(
@@ -124,6 +132,21 @@ struct FunnelQueryCommand: ParsableCommand {
         } catch let failure as FunnelSyntax.Failure {
             throw ValidationError(failure.description)
         }
+    }
+
+    /// The step math: one for all steps, or one per step (comma-separated, PostHog's per-step math).
+    func stepMaths() throws -> [StepMath] {
+        let maths = try stepMath.split(separator: ",").map { text -> StepMath in
+            let name = text.trimmingCharacters(in: .whitespaces)
+            guard let math = StepMath(rawValue: name) else {
+                throw ValidationError("--step-math \(name): use total, first_time or first_time_with_filters")
+            }
+            return math
+        }
+        guard maths.count == 1 || maths.count == steps.count else {
+            throw ValidationError("--step-math \(stepMath): give one math for all steps or one per step (\(steps.count))")
+        }
+        return maths
     }
 
     func parsedAttribution() throws -> FunnelBreakdown.Attribution {
@@ -196,7 +219,7 @@ struct FunnelQueryCommand: ParsableCommand {
         if let trend = trend.flatMap(FunnelTrendInterval.init(rawValue:)) {
             let points: [FunnelTrendPoint]
             do {
-                points = try FunnelQueryRunner(connection: connection).trends(spec, scope: try scope(), interval: trend)
+                points = try FunnelQueryRunner(connection: connection, warn: QueryCommand.warn).trends(spec, scope: try scope(), interval: trend)
             } catch let error as FunnelQueryError {
                 throw CommandFailure.usage(error.description)
             }
@@ -205,7 +228,9 @@ struct FunnelQueryCommand: ParsableCommand {
         }
         let result: FunnelQueryResult
         do {
-            result = try FunnelQueryRunner(connection: connection).run(spec, scope: try scope())
+            let maths = try stepMaths()
+            result = try FunnelQueryRunner(connection: connection, warn: QueryCommand.warn)
+                .run(spec, scope: try scope(), stepMaths: maths.count > 1 ? maths : nil)
         } catch let error as FunnelQueryError {
             throw CommandFailure.usage(error.description)
         } catch let error as PostgresError where error.sqlState == .undefinedTable || error.sqlState == .undefinedFunction {

@@ -42,6 +42,9 @@ struct RetentionQueryCommand: ParsableCommand {
     @Option(help: ArgumentHelp("day, week (from Sunday) or month.", valueName: "period"))
     var period = "day"
 
+    @Option(help: ArgumentHelp("Day periods: cohorts by week (from Sunday) or month instead of by day; each member's days count from their own start date.", valueName: "period"))
+    var cohortPeriod: String?
+
     @Option(help: ArgumentHelp("The last period reported (default: 30 days, 12 weeks or 12 months).", valueName: "n"))
     var periods: Int?
 
@@ -118,6 +121,12 @@ struct RetentionQueryCommand: ParsableCommand {
                 }
                 spec.breakdown = FunnelBreakdown(property: breakdown, source: source)
             }
+            if let cohortPeriod {
+                guard let cohorts = RetentionPeriod(rawValue: cohortPeriod) else {
+                    throw ValidationError("--cohort-period \(cohortPeriod): use week or month")
+                }
+                spec.cohortPeriod = cohorts
+            }
             if let problem = spec.problem() { throw ValidationError(problem) }
             return spec
         } catch let failure as FunnelSyntax.Failure {
@@ -141,7 +150,7 @@ struct RetentionQueryCommand: ParsableCommand {
         let (connection, _) = try database.connect(logger: logger)
         let result: RetentionQueryResult
         do {
-            result = try RetentionQueryRunner(connection: connection).run(spec, scope: try scope())
+            result = try RetentionQueryRunner(connection: connection, warn: QueryCommand.warn).run(spec, scope: try scope())
         } catch let error as FunnelQueryError {
             throw CommandFailure.usage(error.description)
         } catch let error as PostgresError where error.sqlState == .undefinedTable || error.sqlState == .undefinedFunction {

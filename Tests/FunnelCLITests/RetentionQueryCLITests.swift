@@ -54,6 +54,12 @@ struct RetentionQueryCLITests {
         #expect(text.status == 0, "\(text.stderr)")
         #expect(text.stdout.contains("network = adnova"))
         #expect(text.stdout.contains("install -> app_open (first time; by calendar day; time zone UTC"))
+        // Weekly cohorts, daily periods: the week of 28 April holds all four; u1 and u4 are back on
+        // their day 1, u1 and u2 on day 2.
+        let weekly = try FunnelExecutable.run(["query", "retention", "--periods", "2", "--cohort-period", "week", "--as-of", "2024-05-10",
+                                               "--format", "csv"], environment: environment)
+        #expect(weekly.stdout.contains(",2024-04-28,1,4,2,0.5,3,0.75\n"), "\(weekly.stdout)\(weekly.stderr)")
+        #expect(weekly.stdout.contains(",2024-04-28,2,4,2,0.5,2,0.5\n"), "\(weekly.stdout)")
         // The time zone comes from funnel.toml unless --time-zone says otherwise.
         let directory = try TestCluster.makeTemporaryDirectory(prefix: "retention-config")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -76,13 +82,20 @@ struct RetentionQueryCLITests {
             (["--first-time", "--recurring"], "--first-time and --recurring"),
             (["--min-occurrences", "0"], "--min-occurrences"),
             (["--as-of", "2024-02-30"], "--as-of 2024-02-30"),
-            (["--start", "signup"], "--start signup"),
             (["--period", "week", "--day-rule", "24h"], "--day-rule"),
+            (["--period", "week", "--cohort-period", "month"], "--cohort-period month"),
         ]
         for (flags, named) in cases {
             let outcome = try FunnelExecutable.run(["query", "retention"] + flags, environment: environment)
             #expect(outcome.status == 2, "\(flags): \(outcome.stderr)")
             #expect(outcome.stderr.contains(named), "\(flags): \(outcome.stderr)")
         }
+        // An event never loaded is no usage error: nobody starts, and a warning names the nearest event.
+        let typo = try FunnelExecutable.run(["query", "retention", "--start", "instal", "--from", "2024-05-01", "--to", "2024-05-02"],
+                                            environment: environment)
+        #expect(typo.status == 0, "\(typo.stderr)")
+        #expect(typo.stderr.contains("--start instal: app a has no event named instal; counted as 0 users; nearest names: install"),
+                "\(typo.stderr)")
+        #expect(typo.stdout.contains("0 users in 2 cohorts"), "\(typo.stdout)")
     }
 }

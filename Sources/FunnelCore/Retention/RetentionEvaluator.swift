@@ -45,6 +45,8 @@ public struct RetentionUserResult: Sendable, Equatable {
 public struct RetentionEvaluator: Sendable {
     public let spec: RetentionSpec
     public let calendar: RetentionCalendar
+    /// The calendar of the cohorts (the periods' unless `spec.cohortPeriod` is longer).
+    public let cohorts: RetentionCalendar
     /// Local dates (days since 1970) of the cohort range, inclusive; nil is open.
     public let fromDay: Int?
     public let toDay: Int?
@@ -54,6 +56,7 @@ public struct RetentionEvaluator: Sendable {
     public init(spec: RetentionSpec, fromDay: Int?, toDay: Int?, asOfDay: Int) {
         self.spec = spec
         calendar = RetentionCalendar(period: spec.hours24 ? .day : spec.period, timeZone: spec.timeZone)
+        cohorts = RetentionCalendar(period: spec.cohortCalendarPeriod, timeZone: spec.timeZone)
         self.fromDay = fromDay
         self.toDay = toDay
         self.asOfDay = asOfDay
@@ -77,13 +80,14 @@ public struct RetentionEvaluator: Sendable {
         case .recurring:
             var lastPeriod: Int?
             for index in events.indices where events[index].isStart && inRange(days[index]) {
-                let period = calendar.period(ofDay: days[index])
+                let period = cohorts.period(ofDay: days[index])
                 if period != lastPeriod { anchors.append(index) }
                 lastPeriod = period
             }
         }
         return anchors.map { anchor in
-            let cohort = calendar.period(ofDay: days[anchor])
+            let cohort = cohorts.period(ofDay: days[anchor])
+            let anchorPeriod = calendar.period(ofDay: days[anchor])
             var counts: [Int: Int] = [:]
             for index in events.indices where events[index].isReturn && days[index] <= asOfDay {
                 let offset: Int
@@ -92,7 +96,7 @@ public struct RetentionEvaluator: Sendable {
                     guard elapsed >= Self.dayMicros else { continue }
                     offset = Int(elapsed / Self.dayMicros)
                 } else {
-                    offset = calendar.period(ofDay: days[index]) - cohort
+                    offset = calendar.period(ofDay: days[index]) - anchorPeriod
                     guard offset >= 1 else { continue }
                 }
                 counts[offset, default: 0] += 1

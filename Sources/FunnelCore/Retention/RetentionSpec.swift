@@ -24,6 +24,9 @@ public struct RetentionSpec: Sendable, Equatable {
     public var breakdown: FunnelBreakdown?
     /// The IANA time zone that dates, weeks and months are counted in.
     public var timeZone: String
+    /// Day periods only: cohorts by this longer period (week or month) instead of by day; each
+    /// member's periods still count days from their own start date. Nil: cohorts by `period`.
+    public var cohortPeriod: RetentionPeriod?
 
     public init(start: EventMatcher = EventMatcher(events: ["install"]),
                 returning: EventMatcher = EventMatcher(events: ["app_open"]),
@@ -43,6 +46,9 @@ public struct RetentionSpec: Sendable, Equatable {
         self.timeZone = timeZone
     }
 
+    /// The period cohorts are counted by.
+    public var cohortCalendarPeriod: RetentionPeriod { cohortPeriod ?? (hours24 ? .day : period) }
+
     /// The 24-hour rule applies (day periods only).
     public var hours24: Bool { period == .day && dayRule == .hours24 }
 
@@ -61,6 +67,11 @@ public struct RetentionSpec: Sendable, Equatable {
         for bracket in brackets where bracket.lowerBound < 0 {
             return "--brackets \(bracket.lowerBound)-\(bracket.upperBound): periods start at 0"
         }
+        if let cohortPeriod, cohortPeriod != period {
+            if period != .day || cohortPeriod == .day {
+                return "--cohort-period \(cohortPeriod.rawValue): weekly or monthly cohorts take day periods (--period day)"
+            }
+        }
         if let breakdown, breakdown.attribution != .firstTouch {
             return "--attribution: a retention breakdown takes the value on the cohort's start event (first_touch) "
                 + "or the user's first install (--breakdown-type person)"
@@ -74,6 +85,7 @@ public struct RetentionSpec: Sendable, Equatable {
         [start.label, returning.label, cohortType.rawValue, period.rawValue, dayRule.rawValue, String(periods),
          String(minOccurrences), brackets.map { "\($0.lowerBound)-\($0.upperBound)" }.joined(separator: ","),
          breakdown.map { "\($0.source.rawValue).\($0.property)" } ?? "", timeZone].joined(separator: "|")
+            + (cohortPeriod.map { $0 == period ? "" : "|cohorts by \($0.rawValue)" } ?? "")
     }
 }
 

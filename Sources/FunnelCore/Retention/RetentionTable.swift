@@ -65,13 +65,37 @@ public struct RetentionTable: Sendable, Equatable {
 
         public let spec: RetentionSpec
         public let asOfDay: Int
+        /// The cohort range's first and last local dates: every cohort in it is listed, empty
+        /// ones with size 0 (nil ends: the first and last cohort found).
+        public let fromDay: Int?
+        public let toDay: Int?
+        /// The cohorts' calendar (``RetentionSpec/cohortCalendarPeriod``).
         let calendar: RetentionCalendar
         var counts: [String?: [Int: Counts]] = [:]
 
-        public init(spec: RetentionSpec, asOfDay: Int) {
+        public init(spec: RetentionSpec, asOfDay: Int, fromDay: Int? = nil, toDay: Int? = nil) {
             self.spec = spec
             self.asOfDay = asOfDay
-            calendar = RetentionCalendar(period: spec.hours24 ? .day : spec.period, timeZone: spec.timeZone)
+            self.fromDay = fromDay
+            self.toDay = toDay
+            calendar = RetentionCalendar(period: spec.cohortCalendarPeriod, timeZone: spec.timeZone)
+        }
+
+        /// The counts with every cohort of the range in each series (a series without a
+        /// breakdown even when nobody started), empty ones at size 0.
+        func filled() -> [String?: [Int: Counts]] {
+            var counts = counts
+            if counts.isEmpty && spec.breakdown == nil && fromDay != nil { counts[nil] = [:] }
+            let periods = spec.periods
+            let empty = Counts(classic: [Int](repeating: 0, count: periods + 1), rolling: [Int](repeating: 0, count: periods + 1),
+                               brackets: [Int](repeating: 0, count: spec.brackets.count))
+            for (value, cells) in counts {
+                guard let first = fromDay.map(calendar.period(ofDay:)) ?? cells.keys.min(),
+                      let last = toDay.map({ calendar.period(ofDay: min($0, asOfDay)) }) ?? cells.keys.max(),
+                      first <= last else { continue }
+                for period in first...last where cells[period] == nil { counts[value]![period] = empty }
+            }
+            return counts
         }
 
         public mutating func add(_ result: RetentionUserResult) {
@@ -95,10 +119,15 @@ public struct RetentionTable: Sendable, Equatable {
 
         /// Whether period `offset` of cohort `period` has ended by the as-of date.
         func mature(_ period: Int, _ offset: Int) -> Bool {
-            calendar.lastDay(ofPeriod: period + offset) + (spec.hours24 ? 1 : 0) <= asOfDay
+            // Longer cohorts with day periods: day `offset` of the cohort's last member.
+            if calendar.period != (spec.hours24 ? .day : spec.period) {
+                return calendar.lastDay(ofPeriod: period) + offset + (spec.hours24 ? 1 : 0) <= asOfDay
+            }
+            return calendar.lastDay(ofPeriod: period + offset) + (spec.hours24 ? 1 : 0) <= asOfDay
         }
 
         public func table() -> RetentionTable {
+            let counts = filled()
             let series = counts.keys.sorted { ($0 ?? "\u{10FFFF}") < ($1 ?? "\u{10FFFF}") }.map { value -> Series in
                 let rows = counts[value]!.sorted { $0.key < $1.key }
                 let cohorts = rows.map { period, cell -> Cohort in

@@ -602,6 +602,16 @@ create table friction_files (
 
 alter table friction_files add constraint friction_files_pkey PRIMARY KEY (file_id);
 
+create table identity_links (
+    app_id text not null,
+    device_id text not null,
+    user_id text not null,
+    file_id bigint not null,
+    linked_at timestamp with time zone not null default now()
+);
+
+alter table identity_links add constraint identity_links_pkey PRIMARY KEY (app_id, device_id);
+
 create table ingest_files (
     file_id bigint not null default nextval('ingest_files_file_id_seq'::regclass),
     path text not null,
@@ -624,7 +634,12 @@ create table ingest_files (
     lines bigint,
     header_lines bigint,
     blank_lines bigint,
-    continuation_lines bigint
+    continuation_lines bigint,
+    app_time_zones jsonb,
+    default_tz text,
+    max_reject_share double precision,
+    ranks_as bigint,
+    superseded_at timestamp with time zone
 );
 
 alter table ingest_files add constraint ingest_files_pkey PRIMARY KEY (file_id);
@@ -632,7 +647,7 @@ alter table ingest_files add constraint ingest_files_status_check CHECK ((status
 
 CREATE INDEX ingest_files_claim ON funnel.ingest_files USING btree (status, enqueued_at, file_id) WHERE (status = ANY (ARRAY['queued'::text, 'loading'::text]));
 CREATE INDEX ingest_files_claimable ON funnel.ingest_files USING btree (enqueued_at) WHERE (status = ANY (ARRAY['queued'::text, 'loading'::text]));
-CREATE UNIQUE INDEX ingest_files_live_content ON funnel.ingest_files USING btree (content_sha256) WHERE (status = ANY (ARRAY['queued'::text, 'loading'::text, 'loaded'::text]));
+CREATE UNIQUE INDEX ingest_files_live_content ON funnel.ingest_files USING btree (content_sha256) WHERE ((status = ANY (ARRAY['queued'::text, 'loading'::text, 'loaded'::text])) AND (superseded_at IS NULL));
 
 create table ingest_rejects (
     reject_id bigint not null default nextval('ingest_rejects_reject_id_seq'::regclass),
@@ -942,7 +957,8 @@ create table raw_events (
     event text not null,
     occurred_at timestamp with time zone not null,
     properties jsonb,
-    file_id bigint not null
+    file_id bigint not null,
+    device_id text
 ) partition by RANGE (occurred_at);
 
 CREATE INDEX raw_events_by_file ON ONLY funnel.raw_events USING btree (file_id);
@@ -967,7 +983,8 @@ create table raw_installs (
     campaign text,
     referrer_user_id text,
     invite_id text,
-    file_id bigint not null
+    file_id bigint not null,
+    device_id text
 ) partition by RANGE (installed_at);
 
 alter table raw_installs add constraint raw_installs_pkey PRIMARY KEY (app_id, event_id, installed_at);
@@ -982,11 +999,13 @@ create table raw_invites (
     invite_id text not null,
     sent_at timestamp with time zone not null,
     channel text,
-    file_id bigint not null
+    file_id bigint not null,
+    device_id text
 ) partition by RANGE (sent_at);
 
 CREATE INDEX raw_invites_by_file ON ONLY funnel.raw_invites USING btree (file_id);
 CREATE INDEX raw_invites_by_invite ON ONLY funnel.raw_invites USING btree (app_id, invite_id);
+CREATE INDEX raw_invites_device_people ON ONLY funnel.raw_invites USING btree (app_id, user_id) WHERE (user_id ~~ 'device:%'::text);
 
 create unlogged table raw_invites_keys (
     app_id text not null,
@@ -1001,10 +1020,12 @@ create table raw_opens (
     user_id text not null,
     opened_at timestamp with time zone not null,
     session_seconds integer,
-    file_id bigint not null
+    file_id bigint not null,
+    device_id text
 ) partition by RANGE (opened_at);
 
 CREATE INDEX raw_opens_by_file ON ONLY funnel.raw_opens USING btree (file_id);
+CREATE INDEX raw_opens_device_people ON ONLY funnel.raw_opens USING btree (app_id, user_id) WHERE (user_id ~~ 'device:%'::text);
 
 create unlogged table raw_opens_keys (
     app_id text not null,
@@ -1021,10 +1042,12 @@ create table raw_purchases (
     revenue numeric(20,6) not null,
     currency text not null default 'USD'::text,
     product_id text,
-    file_id bigint not null
+    file_id bigint not null,
+    device_id text
 ) partition by RANGE (purchased_at);
 
 CREATE INDEX raw_purchases_by_file ON ONLY funnel.raw_purchases USING btree (file_id);
+CREATE INDEX raw_purchases_device_people ON ONLY funnel.raw_purchases USING btree (app_id, user_id) WHERE (user_id ~~ 'device:%'::text);
 CREATE INDEX raw_purchases_refunds ON ONLY funnel.raw_purchases USING btree (app_id, user_id) WHERE (revenue < (0)::numeric);
 
 create unlogged table raw_purchases_keys (
@@ -1040,10 +1063,12 @@ create table raw_retention (
     user_id text not null,
     day integer not null,
     reported_at timestamp with time zone not null,
-    file_id bigint not null
+    file_id bigint not null,
+    device_id text
 ) partition by RANGE (reported_at);
 
 CREATE INDEX raw_retention_by_file ON ONLY funnel.raw_retention USING btree (file_id);
+CREATE INDEX raw_retention_device_people ON ONLY funnel.raw_retention USING btree (app_id, user_id) WHERE (user_id ~~ 'device:%'::text);
 
 create unlogged table raw_retention_keys (
     app_id text not null,
@@ -1059,7 +1084,8 @@ create table raw_steps (
     occurred_at timestamp with time zone not null,
     step text not null,
     screen text,
-    file_id bigint not null
+    file_id bigint not null,
+    device_id text
 ) partition by RANGE (occurred_at);
 
 CREATE INDEX raw_steps_by_file ON ONLY funnel.raw_steps USING btree (file_id);
@@ -1104,7 +1130,8 @@ create table raw_ux (
     caret_y real,
     screen_w real,
     screen_h real,
-    file_id bigint not null
+    file_id bigint not null,
+    device_id text
 ) partition by RANGE (occurred_at);
 
 CREATE INDEX raw_ux_by_file ON ONLY funnel.raw_ux USING btree (file_id);

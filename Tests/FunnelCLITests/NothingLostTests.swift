@@ -221,4 +221,61 @@ struct NothingLostTests {
         let third = try workspace.funnel(Self.runArguments)
         #expect(third.status == 0 && third.stdout.contains("nothing new"), "\(third.stdout)")
     }
+
+    @Test("the cron morning: zone-less installs, CHF without a rate, a refund, an install without a user id; run 1 exits 1 and says why, run 2 after the fix loads all of it once")
+    func cronMorning() throws {
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        try workspace.write("inbox/installs-mmp.csv", Self.zonelessInstalls(users: 30))
+        try workspace.write("inbox/installs-1.csv", """
+            event_id,app_id,user_id,installed_at,network,device_id
+            i1,com.a.app,u1,2024-05-01T10:00:00Z,meta,
+            i2,com.a.app,,2024-05-01T11:00:00Z,meta,IDFA-9
+
+            """)
+        try workspace.write("inbox/purchases-1.csv", """
+            event_id,app_id,user_id,purchased_at,revenue,currency,device_id
+            p1,com.a.app,u1,2024-05-01T12:00:00Z,10,USD,
+            p2,com.a.app,u1,2024-05-02T12:00:00Z,100,CHF,
+            p3,com.a.app,u1,2024-05-03T12:00:00Z,-4,USD,
+            p4,com.a.app,u9,2024-05-02T09:00:00Z,5,USD,IDFA-9
+
+            """)
+        let first = try workspace.funnel(Self.runArguments)
+        #expect(first.status == 1, "\(first.stdout)\(first.stderr)")
+        #expect(first.stdout.contains("installs-mmp.csv  refused: 30 of 30 rows would be rejected") && first.stdout.contains("--assume-tz"),
+                "\(first.stdout)")
+        let report1 = try Self.json(workspace, "reports/latest/report.json")
+        let unconverted1 = (report1["scope"] as? [String: Any])?["unconverted"] as? [[String: Any]] ?? []
+        #expect(unconverted1.first?["currency"] as? String == "CHF", "the CHF purchase is named, not counted as $0: \(unconverted1)")
+
+        let quarantine = workspace.folder.appending(path: "inbox/quarantine")
+        let moved = try #require(try FileManager.default.subpathsOfDirectory(atPath: quarantine.path).first { $0.hasSuffix("/installs-mmp.csv") })
+        try FileManager.default.moveItem(at: quarantine.appending(path: moved), to: workspace.folder.appending(path: "inbox/installs-mmp.csv"))
+        try workspace.write("funnel.toml", "[ingest]\nassume_tz = \"UTC\"\n")
+        try workspace.write("inbox/currency_rates-1.csv", "date,currency,usd_per_unit\n2024-05-01,CHF,1.10\n")
+        let second = try workspace.funnel(Self.runArguments)
+        #expect(second.status == 0, "\(second.stdout)\(second.stderr)")
+        #expect(second.stdout.contains("installs-mmp.csv  loaded 30 rows, 0 duplicates, 0 rejected"), "\(second.stdout)")
+        #expect(try Self.count(workspace, "select count(*) from funnel.raw_installs") == 32)
+        #expect(try Self.count(workspace, "select count(*) from funnel.raw_purchases") == 4)
+        #expect(try Self.count(workspace, "select count(*) from funnel.raw_installs where user_id = 'u9' and device_id = 'IDFA-9'") == 1,
+                "the device's install belongs to the user its later purchase names")
+        let report2 = try Self.json(workspace, "reports/latest/report.json")
+        let unconverted2 = (report2["scope"] as? [String: Any])?["unconverted"] as? [[String: Any]] ?? []
+        #expect(unconverted2.isEmpty, "\(unconverted2)")
+        let all = try #require((report2["networks"] as? [[String: Any]])?.first { $0["network"] as? String == "all" })
+        // 10 + 100 CHF x 1.10 + 5 gross, 4 refunded, 121 net.
+        #expect((all["gross_revenue"] as? NSNumber)?.doubleValue == 125, "\(all)")
+        #expect((all["refunded"] as? NSNumber)?.doubleValue == 4, "\(all)")
+        #expect((all["net_revenue"] as? NSNumber)?.doubleValue == 121, "\(all)")
+        #expect((all["installs"] as? NSNumber)?.intValue == 32, "the device's install is one user with its purchase: \(all)")
+        let third = try workspace.funnel(Self.runArguments)
+        #expect(third.status == 0 && third.stdout.contains("nothing new"), "\(third.stdout)")
+    }
+
+    static func json(_ workspace: Workspace, _ path: String) throws -> [String: Any] {
+        let data = try Data(contentsOf: workspace.folder.appending(path: path))
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
 }

@@ -24,10 +24,13 @@ final class LoaderFixture {
         return logger
     }
 
-    /// Runs `funnel ingest` in-process on `paths`.
-    func ingest(_ paths: [String], workers: Int = 1, kind: EventKind? = nil) throws -> [IngestRun.FileReport] {
-        try IngestRun(settings: settings, kind: kind, assumeTimeZone: nil, workers: workers)
-            .run(files: paths, stop: StopFlag(), progress: IngestProgress(), logger: Self.quietLogger)
+    /// Runs `funnel ingest` in-process on `paths`. The fixture's files hold a few rows, often
+    /// mostly bad ones on purpose, so by default no file is refused for its share of rejected rows
+    /// (`maxRejectShare` 1); the refusal has tests of its own (NothingLostTests).
+    func ingest(_ paths: [String], workers: Int = 1, kind: EventKind? = nil, maxRejectShare: Double = 1) throws -> [IngestRun.FileReport] {
+        var run = IngestRun(settings: settings, kind: kind, assumeTimeZone: nil, workers: workers)
+        run.reading.maxRejectShare = maxRejectShare
+        return try run.run(files: paths, stop: StopFlag(), progress: IngestProgress(), logger: Self.quietLogger)
     }
 
     func file(_ name: String, _ text: String) throws -> String { try scratch.file(name, text) }

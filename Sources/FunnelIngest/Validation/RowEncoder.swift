@@ -13,10 +13,6 @@ struct RowEncoder {
     private let keyboardPhases: [Int]
     private let rotationPhases: [Int]
 
-    /// - Parameters:
-    ///   - latestMicros: the latest accepted instant (now + 2 days), microseconds since 1970.
-    ///   - zone: the zone assumed for timestamps without one, if any.
-    ///   - binary: a kind whose rows are written as binary COPY rows, with its columns' types.
     /// Per app id (its bytes): the index in `timestamps.zones` of the zone its zone-less
     /// timestamps are read in; empty when no app has a zone of its own.
     private var appZones: [[UInt8]: Int] = [:]

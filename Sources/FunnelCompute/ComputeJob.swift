@@ -111,7 +111,8 @@ public struct ComputeJob: Sendable {
         }
     }
 
-    static let frictionLockKey = AdvisoryLockKey("funnel.friction")
+    /// Held while friction computes; whatever rewrites friction's tables takes it too.
+    public static let frictionLockKey = AdvisoryLockKey("funnel.friction")
 
     /// The metrics, then friction, on one connection.
     private func runInTurn(_ connection: PostgresConnection, options: ComputeOptions) throws -> Result? {

@@ -21,9 +21,12 @@ public struct GeneratorOptions: Sendable, Equatable {
     /// planted peak-hour CPI inflation (`PlantedModel.peakHours`, truth.json's peak_hours).
     public var hourlySpend: Bool
 
+    /// The app id of generated data unless one is given (the demo's app).
+    public static let defaultAppID = "com.example.app"
+
     public init(outputDirectory: String, users: Int = 10_000, days: Int = 30, seed: UInt64 = 1,
                 format: GeneratorFormat = .csv, gzip: Bool = false, dirty: Bool = false,
-                appID: String = "com.example.app", startDate: String = "2024-05-01",
+                appID: String = GeneratorOptions.defaultAppID, startDate: String = "2024-05-01",
                 ltvShape: LTVShape = .saturating, hourlySpend: Bool = false) {
         self.outputDirectory = outputDirectory
         self.users = users

@@ -149,6 +149,7 @@ struct DatabaseCommand: ParsableCommand {
             commandName: "url",
             abstract: "Print the connection URL of the database funnel uses (passwords are never printed).",
             discussion: """
+            With --demo, the demo's own database (funnel_demo), where 'funnel demo' writes. \
             While a local Citus cluster runs (funnel db start --citus-workers N), prints its \
             coordinator's URL, the database to point commands at (DATABASE_URL); a note on standard \
             error gives the single embedded cluster's URL when that one runs too.
@@ -176,6 +177,8 @@ struct DatabaseCommand: ParsableCommand {
                 print(ConnectionString.redacted(conninfo))
             case .libpqEnvironment:
                 print(ConnectionString.redacted(""))
+            case .demo:
+                print(DatabaseCommand.cluster().url(database: EmbeddedCluster.demoDatabaseName))
             }
         }
     }

@@ -28,6 +28,7 @@ struct Funnel: ParsableCommand {
             DemoCommand.self,
             RunCommand.self,
             StatusCommand.self,
+            AppsCommand.self,
             BenchCommand.self,
         ]
     )

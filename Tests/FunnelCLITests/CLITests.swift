@@ -7,8 +7,8 @@ import TestSupport
 struct CLITests {
     /// The subcommands of `Funnel` (Sources/funnel/Funnel.swift), in declaration order, and those
     /// of its command groups.
-    static let commands = ["generate", "db", "migrate", "ingest", "worker", "compute", "report", "plan", "query", "inputs", "backtest", "demo", "run", "status", "bench"]
-    static let groups = [("db", ["start", "stop", "status", "url"]), ("query", ["funnel", "retention", "trends", "stickiness", "lifecycle", "paths"]), ("backtest", ["ltv"]), ("bench", ["generate", "ingest", "compute", "daily", "query"])]
+    static let commands = ["generate", "db", "migrate", "ingest", "worker", "compute", "report", "plan", "query", "inputs", "backtest", "demo", "run", "status", "apps", "bench"]
+    static let groups = [("db", ["start", "stop", "status", "url"]), ("query", ["funnel", "retention", "trends", "stickiness", "lifecycle", "paths"]), ("backtest", ["ltv"]), ("apps", ["list", "delete"]), ("bench", ["generate", "ingest", "compute", "daily", "query"])]
 
     /// The command names a help text lists under SUBCOMMANDS (description continuation lines and
     /// the closing "See 'funnel help ...'" hint left out).

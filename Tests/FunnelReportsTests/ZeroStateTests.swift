@@ -51,10 +51,21 @@ struct DemoEndToEndTests {
         #expect(second.status == 0, "\(second.stderr)")
         #expect(second.stderr.contains("reusing the files generated earlier"))
         #expect(second.stderr.contains(" 0 rows loaded"))
-        let report = try FunnelExecutable.run(["report", "--format", "json"], environment: environment)
+        #expect(first.stdout.contains("demo's own database"))
+        // The sample is in the demo's database: the default one stays empty.
+        let report = try FunnelExecutable.run(["report", "--demo", "--format", "json"], environment: environment)
         #expect(report.status == 0)
         #expect(report.stdout.contains("\"has_data\" : true"))
-        let usage = try FunnelExecutable.run(["report", "--format", "csv"], environment: environment)
+        let mine = try FunnelExecutable.run(["apps", "list", "--json"], environment: environment)
+        #expect(mine.status == 0, "\(mine.stderr)")
+        #expect(mine.stdout == "[]\n", "\(mine.stdout)")
+        let demoApps = try FunnelExecutable.run(["apps", "list", "--demo"], environment: environment)
+        #expect(demoApps.stdout.contains("com.example.app"), "\(demoApps.stdout)")
+        let url = try FunnelExecutable.run(["db", "url", "--demo"], environment: environment)
+        #expect(url.stdout.contains("/funnel_demo?host="), "\(url.stdout)")
+        let both = try FunnelExecutable.run(["report", "--demo", "--database-url", "postgresql://x@/y"], environment: environment)
+        #expect(both.status == 2 && both.stderr.contains("--demo and --database-url"), "\(both.stderr)")
+        let usage = try FunnelExecutable.run(["report", "--demo", "--format", "csv"], environment: environment)
         #expect(usage.status != 0 && usage.stderr.contains("--out"))
     }
 }

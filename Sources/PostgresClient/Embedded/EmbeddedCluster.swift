@@ -20,6 +20,8 @@ import Glibc
 public struct EmbeddedCluster: Sendable {
     public static let superuser = "funnel"
     public static let databaseName = "funnel"
+    /// The database `funnel demo` writes its sample into, so a team's own data never mixes with it.
+    public static let demoDatabaseName = "funnel_demo"
     /// The port of a cluster made without one: PostgreSQL's usual port, on our own socket.
     public static let defaultPort = 5432
 
@@ -65,11 +67,15 @@ public struct EmbeddedCluster: Sendable {
     }
 
     /// The cluster's database as a `postgresql://` URL (the socket directory in `host=`).
-    public var url: String {
+    public var url: String { url(database: Self.databaseName) }
+
+    /// Another database of the cluster as a `postgresql://` URL.
+    public func url(database: String) -> String {
         var allowed = CharacterSet.urlQueryAllowed
         allowed.remove(charactersIn: "/&=+?#")
         let host = socketDirectory.path.addingPercentEncoding(withAllowedCharacters: allowed) ?? socketDirectory.path
-        return "postgresql://\(Self.superuser)@/\(Self.databaseName)?host=\(host)&port=\(port)"
+        let name = database.addingPercentEncoding(withAllowedCharacters: allowed) ?? database
+        return "postgresql://\(Self.superuser)@/\(name)?host=\(host)&port=\(port)"
     }
 
     /// What `status()` found.
@@ -328,12 +334,18 @@ public struct EmbeddedCluster: Sendable {
     }
 
     private func ensureDatabase() throws {
+        try ensureDatabase(named: Self.databaseName)
+    }
+
+    /// Creates a database of the running cluster unless it exists; safe to call from several
+    /// processes at once.
+    public func ensureDatabase(named name: String) throws {
         let admin = try PostgresConnection(connecting: conninfo(database: "postgres"))
-        let exists = try admin.query("select count(*) from pg_database where datname = $1", [Self.databaseName])
+        let exists = try admin.query("select count(*) from pg_database where datname = $1", [name])
             .scalar(Int.self) > 0
         guard !exists else { return }
         do {
-            try admin.execute("create database \(try admin.quoteIdentifier(Self.databaseName))")
+            try admin.execute("create database \(try admin.quoteIdentifier(name))")
         } catch let error as PostgresError where error.sqlState == .duplicateDatabase || error.sqlState == .uniqueViolation {
             return
         }

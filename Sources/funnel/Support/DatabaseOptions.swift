@@ -8,20 +8,32 @@ import PostgresClient
 /// `--database-url`, shared by every command that talks to the database, and the order of
 /// selection of docs/configuration.md ("Choosing the database"): the flag, else `DATABASE_URL`,
 /// else libpq's `PG*` environment or service file, else the embedded cluster (started on demand).
+/// `--demo` selects the demo's own database on the embedded cluster instead, where `funnel demo`
+/// writes when no database is selected.
 struct DatabaseOptions: ParsableArguments {
     @Option(name: .customLong("database-url"),
             help: ArgumentHelp("PostgreSQL connection URL or libpq conninfo (default: DATABASE_URL, then PG* variables, then the embedded cluster).",
                                valueName: "url"))
     var databaseURL: String?
 
+    @Flag(help: "Use the demo's own database (funnel_demo on the embedded cluster), where 'funnel demo' writes.")
+    var demo = false
+
     /// Where the connection settings came from, for messages.
     enum Source: Equatable {
-        case flag, environmentURL, libpqEnvironment, embedded
+        case flag, environmentURL, libpqEnvironment, embedded, demo
     }
 
     static let libpqVariables = ["PGHOST", "PGHOSTADDR", "PGPORT", "PGDATABASE", "PGUSER", "PGSERVICE"]
 
+    func validate() throws {
+        if demo, let databaseURL, !databaseURL.isEmpty {
+            throw ValidationError("--demo and --database-url select two different databases: give one of them")
+        }
+    }
+
     func source(environment: [String: String] = ProcessInfo.processInfo.environment) -> Source {
+        if demo { return .demo }
         if let databaseURL, !databaseURL.isEmpty { return .flag }
         if let url = environment["DATABASE_URL"], !url.isEmpty { return .environmentURL }
         if Self.libpqVariables.contains(where: { environment[$0]?.isEmpty == false }) { return .libpqEnvironment }
@@ -30,20 +42,25 @@ struct DatabaseOptions: ParsableArguments {
 
     /// Connection settings for the selected database; the embedded cluster is created and
     /// started first when it is the one selected.
-    func settings(logger: Logger, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ConnectionSettings {
+    /// With `forDemo`, an unselected database means the demo's own (`funnel demo`).
+    func settings(logger: Logger, forDemo: Bool = false,
+                  environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ConnectionSettings {
         let conninfo: String
-        switch source(environment: environment) {
+        var selected = source(environment: environment)
+        if forDemo && selected == .embedded { selected = .demo }
+        switch selected {
         case .flag: conninfo = databaseURL!
         case .environmentURL: conninfo = environment["DATABASE_URL"]!
         case .libpqEnvironment: conninfo = ""
-        case .embedded:
+        case .embedded, .demo:
             let cluster = EmbeddedCluster(directory: EmbeddedCluster.defaultDirectory(environment: environment))
             do {
                 try cluster.start(logger: logger)
+                if selected == .demo { try cluster.ensureDatabase(named: EmbeddedCluster.demoDatabaseName) }
             } catch {
                 throw CommandFailure("cannot start the embedded PostgreSQL: \(error)")
             }
-            conninfo = cluster.conninfo
+            conninfo = selected == .demo ? cluster.conninfo(database: EmbeddedCluster.demoDatabaseName) : cluster.conninfo
         }
         if conninfo.isEmpty == false, ConnectionString.parse(conninfo) == nil {
             throw CommandFailure.usage("the database URL is not a valid PostgreSQL URL or conninfo string")
@@ -53,8 +70,8 @@ struct DatabaseOptions: ParsableArguments {
 
     /// Opens a connection to the selected database, with a message that says what to do when
     /// the server cannot be reached.
-    func connect(logger: Logger) throws -> (PostgresConnection, ConnectionSettings) {
-        let settings = try settings(logger: logger)
+    func connect(logger: Logger, forDemo: Bool = false) throws -> (PostgresConnection, ConnectionSettings) {
+        let settings = try settings(logger: logger, forDemo: forDemo)
         do {
             return (try settings.connect(logger: logger), settings)
         } catch let error as PostgresError where error.isConnectionFailure {

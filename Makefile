@@ -97,8 +97,8 @@ DEMO_DIR ?= funnel-demo
 demo: release
 	$(RELEASE_BIN) demo --dir $(DEMO_DIR)
 
-## bench-deps: the DuckDB baseline's Python: a venv in $(BENCH_VENV) with the duckdb module (from
-## PyPI). Only `make bench` needs it; python3-venv is installed when missing.
+## bench-deps: the peers' Python: a venv in $(BENCH_VENV) with the duckdb and chdb (ClickHouse
+## in-process) modules (from PyPI). Only `make bench` needs it; python3-venv is installed when missing.
 BENCH_VENV := .venv-bench
 bench-deps:
 	@python3 -c 'import ensurepip, venv' 2>/dev/null || { \
@@ -108,6 +108,9 @@ bench-deps:
 	@[ -x $(BENCH_VENV)/bin/python ] || python3 -m venv $(BENCH_VENV)
 	@$(BENCH_VENV)/bin/python -c 'import duckdb' 2>/dev/null || $(BENCH_VENV)/bin/pip install --quiet duckdb
 	@$(BENCH_VENV)/bin/python -c 'import duckdb; print("duckdb", duckdb.__version__, "in $(BENCH_VENV)")'
+	@$(BENCH_VENV)/bin/python -c 'import chdb' 2>/dev/null || $(BENCH_VENV)/bin/pip install --quiet chdb \
+	  || echo "note: no chdb (ClickHouse in-process) from PyPI: funnel bench query skips ClickHouse"
+	@$(BENCH_VENV)/bin/python -c 'import chdb; print("chdb", chdb.__version__, "in $(BENCH_VENV)")' 2>/dev/null || true
 
 ## bench: the benchmarks, each figure beside its baseline (the history's import three times beside
 ## its limit, for a median); last, the daily run and a funnel query over 10M events, each beside DuckDB.

@@ -7,7 +7,7 @@ import Logging
 struct BenchQueryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "query",
-        abstract: "Time a 5-step funnel query over generated events beside DuckDB computing the same funnel.",
+        abstract: "Time a funnel and a retention query over generated events beside DuckDB and ClickHouse.",
         discussion: """
         Generates --events custom events (a signup funnel with drop-off, repeated attempts, an \
         exclusion and noise; EventStreamGenerator) as CSV into a scratch directory, loads them into \
@@ -16,7 +16,12 @@ struct BenchQueryCommand: ParsableCommand {
         signup_form_submitted --step email_verified --step onboarding_completed --window 1h \
         --exclude app_uninstalled --breakdown platform (first touch), the fastest of --runs. \
         bench/duckdb_funnel.py loads the same CSV into DuckDB and computes the same funnel; its \
-        fastest query (load apart) is the baseline. Exits non-zero when any figure differs.
+        fastest query (load apart) is the baseline. Then ClickHouse (chdb, bench/chdb_query.py, 2 \
+        threads, a MergeTree laid out as PostHog's events) is asked the same funnel without the \
+        exclusion (its windowFunnel has none) and the D1/D7 retention by first-open day; funnel \
+        answers both too, each timed beside ClickHouse, and the bytes stored per event are \
+        compared. The peers' Python is --duckdb-python (it needs duckdb and chdb: make \
+        bench-deps). Exits non-zero when any figure differs.
         """
     )
 
@@ -36,7 +41,7 @@ struct BenchQueryCommand: ParsableCommand {
     var keep: String?
 
     @Option(name: .customLong("duckdb-python"),
-            help: ArgumentHelp("Python interpreter with the duckdb module (default: .venv-bench/bin/python, then python3).", valueName: "path"))
+            help: ArgumentHelp("Python interpreter with the duckdb and chdb modules (default: .venv-bench/bin/python, then python3).", valueName: "path"))
     var duckdbPython: String?
 
     @Option(name: .customLong("duckdb-script"),
@@ -45,6 +50,9 @@ struct BenchQueryCommand: ParsableCommand {
 
     @Flag(name: .customLong("no-duckdb"), help: "Skip the DuckDB baseline.")
     var noDuckDB = false
+
+    @Flag(name: .customLong("no-clickhouse"), help: "Skip ClickHouse (chdb) and the questions asked of it.")
+    var noClickHouse = false
 
     func validate() throws {
         guard events >= 1 else { throw ValidationError("--events must be at least 1") }
@@ -55,7 +63,7 @@ struct BenchQueryCommand: ParsableCommand {
         var logger = logging.bootstrap(label: "funnel.bench")
         if !logging.verbose { logger.logLevel = .warning }
         try QueryBenchmark(events: events, seed: seed, runs: runs, keep: keep, duckdbPython: duckdbPython, duckdbScript: duckdbScript,
-                           noDuckDB: noDuckDB)
+                           noDuckDB: noDuckDB, noClickHouse: noClickHouse)
             .run(logger: logger) { try database.connect(logger: logger) }
     }
 }

@@ -5,7 +5,7 @@ import TestSupport
 
 @Suite("funnel bench query", .serialized)
 struct BenchQueryTests {
-    @Test("on generated events every figure of the funnel equals DuckDB's, and the scratch database is dropped",
+    @Test("on generated events every figure of the funnel equals DuckDB's, the funnel without exclusion and the retention ClickHouse's, and the scratch database is dropped",
           .enabled(if: BenchDailyTests.duckDBPython != nil, "needs the DuckDB baseline's Python: make bench-deps"))
     func agreesWithDuckDB() throws {
         let settings = try TestCluster.freshDatabase()
@@ -24,6 +24,29 @@ struct BenchQueryTests {
         #expect(excluded.reduce(0, +) > 0, "some users excluded:\n\(out)")
         let admin = try settings.connect()
         #expect(try admin.query("select count(*) from pg_database where datname like 'funnel_bench_query_%'").scalar(Int.self) == 0)
+        // ClickHouse's side, when the venv has chdb: the funnel without exclusion and the retention agree too.
+        if Self.hasChdb {
+            #expect(out.contains(/funnel without exclusion: funnel [0-9.]+ s vs ClickHouse [0-9.]+ s: ratio [0-9.]+/), "\(out)")
+            #expect(out.contains(/retention D1\/D7: funnel [0-9.]+ s vs ClickHouse [0-9.]+ s/), "\(out)")
+            #expect(out.contains(/storage per event: funnel [0-9.]+ bytes .* vs ClickHouse [0-9.]+ bytes/), "\(out)")
+            let cohorts = out.firstMatch(of: /retention: ([0-9]+) cohorts compared/).flatMap { Int($0.1) } ?? 0
+            #expect(cohorts > 30, "\(out)")
+            let last = out.matches(of: /step 5 onboarding_completed +funnel ([0-9]+) +ClickHouse ([0-9]+)/)
+            #expect(last.count == 4 && last.allSatisfy { Int($0.1) ?? 0 > 0 && $0.1 == $0.2 }, "\(out)")
+        } else {
+            #expect(out.contains("ClickHouse: skipped"), "\(out)")
+        }
+    }
+
+    static var hasChdb: Bool {
+        guard let python = BenchDailyTests.duckDBPython else { return false }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = ["-c", "import chdb"]
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
     }
 
     @Test("figures that differ from the baseline's are named by value and step, and the run fails")
@@ -42,11 +65,12 @@ struct BenchQueryTests {
                               {"value": "palm", "steps": [2, 0, 0, 0, 0], "excluded": 0}]}'
             """.write(to: python, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: python.path)
-        let outcome = try FunnelExecutable.run(["bench", "query", "--events", "3000", "--runs", "1", "--duckdb-python", python.path],
+        let outcome = try FunnelExecutable.run(["bench", "query", "--events", "3000", "--runs", "1", "--duckdb-python", python.path,
+                                                "--no-clickhouse"],
                                                environment: ["DATABASE_URL": settings.conninfo])
         #expect(outcome.status != 0)
         #expect(outcome.stdout.contains("query, the fastest of 1: 2.00 s"), "\(outcome.stdout)")
-        #expect(outcome.stderr.contains("funnel and DuckDB differ on: (ios, step 1)"), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("funnel and its peers differ on: DuckDB: (ios, step 1)"), "\(outcome.stderr)")
         #expect(outcome.stderr.contains("(palm, step 1)"), "\(outcome.stderr)")
         #expect(!outcome.stdout.contains("every figure agrees"))
     }

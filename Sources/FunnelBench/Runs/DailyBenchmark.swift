@@ -356,9 +356,12 @@ public struct DailyBenchmark {
         return places.map { $0.appending(path: relative) }.first { FileManager.default.fileExists(atPath: $0.path) }
     }
 
-    static func hasDuckDB(_ python: String) -> Bool {
+    static func hasDuckDB(_ python: String) -> Bool { hasModule(python, "duckdb") }
+
+    /// Whether `python` runs and imports `module`.
+    static func hasModule(_ python: String, _ module: String) -> Bool {
         guard python.contains("/") ? FileManager.default.isExecutableFile(atPath: python) : true else { return false }
-        return (try? runProcess(python, ["-c", "import duckdb"], captureError: true).status) == 0
+        return (try? runProcess(python, ["-c", "import \(module)"], captureError: true).status) == 0
     }
 
     /// Runs a program (a path, or a name looked up on PATH) and collects its standard output;

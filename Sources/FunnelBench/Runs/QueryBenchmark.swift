@@ -20,8 +20,10 @@ public struct QueryBenchmark {
     public var duckdbPython: String?
     public var duckdbScript: String?
     public var noDuckDB: Bool
+    public var noClickHouse: Bool
 
-    public init(events: Int, seed: UInt64, runs: Int, keep: String?, duckdbPython: String?, duckdbScript: String?, noDuckDB: Bool) {
+    public init(events: Int, seed: UInt64, runs: Int, keep: String?, duckdbPython: String?, duckdbScript: String?, noDuckDB: Bool,
+                noClickHouse: Bool = false) {
         self.events = events
         self.seed = seed
         self.runs = runs
@@ -29,6 +31,7 @@ public struct QueryBenchmark {
         self.duckdbPython = duckdbPython
         self.duckdbScript = duckdbScript
         self.noDuckDB = noDuckDB
+        self.noClickHouse = noClickHouse
     }
 
     /// The benchmarked funnel.
@@ -100,18 +103,29 @@ public struct QueryBenchmark {
         } else {
             say(String(format: "funnel %.2f s (no DuckDB baseline)", oursSeconds))
         }
-        let differing = figures.printBeside(baseline?.figures)
+        var differing = figures.printBeside(baseline?.figures).map { "DuckDB: \($0)" }
+        var compared = baseline != nil
+        if noClickHouse {
+            say("ClickHouse: skipped (--no-clickhouse)")
+        } else {
+            say("funnel beside ClickHouse (timed, the fastest of \(runs)): the funnel without its exclusion, and retention")
+            let mine = try measureClickHouseQuestions(connection, events: generated.events)
+            if let theirs = try runClickHouse(csv: csv, asOfDay: mine.asOfDay) {
+                differing += printBeside(mine, theirs).map { "ClickHouse: \($0)" }
+                compared = true
+            }
+        }
         if keep != nil { say("kept: \(root.path) and database \(name)") }
-        if baseline != nil {
+        if compared {
             if differing.isEmpty {
                 say("every figure agrees")
             } else {
-                throw CommandFailure("funnel and DuckDB differ on: \(differing.joined(separator: "; "))")
+                throw CommandFailure("funnel and its peers differ on: \(differing.joined(separator: "; "))")
             }
         }
     }
 
-    private func say(_ line: String) { DailyBenchmark.say(line) }
+    func say(_ line: String) { DailyBenchmark.say(line) }
 
     /// Runs bench/duckdb_funnel.py; nil (after saying why) when it cannot run.
     private func runBaseline(csv: URL) throws -> BenchFunnelBaseline? {

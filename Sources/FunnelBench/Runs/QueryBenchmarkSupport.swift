@@ -61,9 +61,9 @@ struct BenchFunnelFigures: Decodable {
         series = result.series.map { Series(value: $0.value, steps: $0.steps.map(\.users), excluded: $0.excluded) }
     }
 
-    /// Prints each value's figures, funnel's beside DuckDB's; returns the (value, step) pairs that
-    /// differ.
-    func printBeside(_ other: BenchFunnelFigures?) -> [String] {
+    /// Prints each value's figures, funnel's beside the peer's; returns the (value, step) pairs
+    /// that differ.
+    func printBeside(_ other: BenchFunnelFigures?, peer: String = "DuckDB") -> [String] {
         var values = series.map(\.value)
         for theirs in other?.series ?? [] where !values.contains(theirs.value) { values.append(theirs.value) }
         var differing: [String] = []
@@ -81,7 +81,7 @@ struct BenchFunnelFigures: Decodable {
                 var line = "    \(padded) funnel \(String(mine[index]).padding(toLength: 10, withPad: " ", startingAt: 0))"
                 if let theirs {
                     let figure = figures(theirs)[index]
-                    line += " DuckDB \(figure)"
+                    line += " \(peer) \(figure)"
                     if figure != mine[index] {
                         line += "  <- differs"
                         differing.append("(\(label), \(index < stepCount ? "step \(index + 1)" : "excluded"))")

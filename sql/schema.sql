@@ -349,6 +349,22 @@ create table fct_funnel_top (
 
 alter table fct_funnel_top add constraint fct_funnel_top_pkey PRIMARY KEY (app_id, network);
 
+create table fct_insights (
+    app_id text not null,
+    insight text not null,
+    name text not null,
+    line_index integer not null,
+    line text not null,
+    breakdown text not null,
+    point_index integer not null,
+    point text not null,
+    interval_start timestamp without time zone not null,
+    value double precision
+);
+
+alter table fct_insights add constraint fct_insights_insight_check CHECK ((insight = ANY (ARRAY['trends'::text, 'lifecycle'::text])));
+alter table fct_insights add constraint fct_insights_pkey PRIMARY KEY (app_id, insight, name, line_index, point_index);
+
 create table fct_kfactor (
     app_id text not null,
     network text not null,
@@ -1281,6 +1297,11 @@ create view dash_kfactor as
     k.viral_adjusted_cpi
    FROM fct_kfactor k;
 
+create view dash_lifecycle as
+ SELECT i.app_id, i.name AS lifecycle, i.line AS status, i.interval_start, i.value::bigint AS users
+   FROM fct_insights i
+  WHERE i.insight = 'lifecycle'::text;
+
 create view dash_ltv_cpi as
  SELECT l.app_id, l.network, l.day, l.projected, l.installs, l.revenue, l.ltv, l.ltv_low, l.ltv_high,
     n.cpi,
@@ -1342,6 +1363,12 @@ create view dash_spend_response_segments as
     r.advice
    FROM fct_spend_response r
   WHERE r.campaign <> 'all'::text OR r.country <> 'all'::text;
+
+create view dash_trends as
+ SELECT i.app_id, i.name AS trend, i.line_index, i.line AS series, i.breakdown, i.interval_start,
+    i.value
+   FROM fct_insights i
+  WHERE i.insight = 'trends'::text;
 
 create view dash_user_value as
  SELECT v.app_id, v.user_id, v.network, v.cohort_date, v.purchase_days, v.last_purchase_day,

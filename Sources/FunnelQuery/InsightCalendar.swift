@@ -1,16 +1,6 @@
 import Foundation
 public import FunnelCore
 
-/// The interval an insight counts by.
-public enum InsightInterval: String, Sendable, Equatable, CaseIterable {
-    case hour, day, week, month
-}
-
-/// The day weeks start on (PostHog's team setting; Sunday by default).
-public enum WeekStart: String, Sendable, Equatable, CaseIterable {
-    case sunday, monday
-}
-
 /// Intervals as whole numbers in one time zone: an hour is local hours since 1970-01-01 00:00,
 /// a day local days since 1970-01-01, a week the count of Sunday- (or Monday-) started weeks, a
 /// month `year * 12 + month - 1`. An insight's range is whole local days, `fromDay` to `toDay`.

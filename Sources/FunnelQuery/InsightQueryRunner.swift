@@ -67,6 +67,13 @@ public struct InsightQueryRunner {
 
     /// The app, and the range with its defaults filled: through the app's last date with data,
     /// from 6 days before the end (7 days).
+    /// The app's last date with data in `timeZone` (days since 1970), the default end of a range;
+    /// nil for an app without events.
+    public func lastDay(app: String, timeZone: String) throws -> Int? {
+        try connection.query(SQLCatalog.text("query/retention_data_end.sql"), [app]).scalar(Int64?.self)
+            .map { InsightCalendar(interval: .day, timeZone: timeZone).day(ofMicros: $0) }
+    }
+
     func resolve(_ range: InsightRange, timeZone: String) throws -> (app: String, fromDay: Int, toDay: Int) {
         let app = try FunnelQueryRunner(connection: connection).app(of: range.app)
         let calendar = InsightCalendar(interval: .day, timeZone: timeZone)

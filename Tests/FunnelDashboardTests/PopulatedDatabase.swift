@@ -28,8 +28,8 @@ enum PopulatedDatabase {
         _ = try IngestRun(settings: settings, kind: nil, assumeTimeZone: nil, workers: 2)
             .run(files: files, stop: StopFlag(), progress: IngestProgress(), logger: logger)
         let connection = try settings.connect()
-        // A configured funnel with a breakdown and one configured retention, so that
-        // dash_funnel_breakdown and the retention dash views have rows too.
+        // A configured funnel with a breakdown, a retention, a trends and a lifecycle, so that
+        // dash_funnel_breakdown, the retention dash views, dash_trends and dash_lifecycle have rows too.
         let configuration = try FunnelConfiguration(toml: """
             [[funnels]]
             name = "opened_by_platform"
@@ -44,6 +44,17 @@ enum PopulatedDatabase {
             cohorts = "recurring"
             period = "week"
             periods = 4
+
+            [[trends]]
+            name = "opens_and_revenue"
+            series = ["app_open", "purchase"]
+            math = ["dau", "sum(revenue)"]
+
+            [[lifecycle]]
+            name = "openers"
+            event = "app_open"
+            interval = "week"
+            days = 56
             """)
         _ = try ComputeJob(configuration: configuration).run(connection, options: ComputeOptions(full: true))
         return settings

@@ -136,6 +136,7 @@ public struct ComputeEngine: Sendable {
             if cohortDays > 0 || foldedUsers > 0 || spendDates > 0 || changed {
                 try buildMarts(connection, full: full)
             }
+            try timed("fct_insights") { try buildInsights(connection) }
             let failed = try failedChecks(connection)
             for check in failed {
                 logger.warning("invariant check found offending rows", metadata: ["check.name": .string(check)])

@@ -47,6 +47,23 @@ import Foundation
 /// periods = 8                   # the last period computed
 /// min_occurrences = 2           # return events needed in a period
 /// brackets = ["1-2", "3-4"]     # bracket ranges of periods (default none)
+///
+/// [[trends]]                    # trends computed each run (docs/insights.md), dash_trends
+/// name = "buyers"
+/// series = ["purchase", "app_open"]   # events with filters, as funnel query trends --series
+/// math = ["sum(revenue)", "dau"]      # one for all or one per series (default "total")
+/// interval = "day"              # "hour", "day", "week" or "month"
+/// week_start = "sunday"         # or "monday"
+/// breakdown = "platform"        # optional, breakdown_type = "person" for the user's property
+/// breakdown_limit = 25
+/// formula = "A/B"               # optional, across series by letter
+/// days = 30                     # the range: days through the app's last date with data
+///
+/// [[lifecycle]]                 # lifecycle computed each run (docs/insights.md), dash_lifecycle
+/// name = "openers"
+/// event = "app_open"
+/// interval = "week"
+/// days = 84
 /// ```
 extension FunnelConfiguration {
     /// Where compute looks for the configuration when `--config` is not given, in order:
@@ -80,6 +97,8 @@ extension FunnelConfiguration {
         let document = try TOMLSubset(parsing: text)
         var funnelIndex = 0
         var retentionIndex = 0
+        var trendsIndex = 0
+        var lifecycleIndex = 0
         var ingestAppIndex = 0
         var ingestFileIndex = 0
         for table in document.tables {
@@ -106,6 +125,14 @@ extension FunnelConfiguration {
                 reader.prefix = "retention[\(retentionIndex)]"
                 retentions.append(try reader.retention())
                 retentionIndex += 1
+            case "trends" where table.isArrayEntry:
+                reader.prefix = "trends[\(trendsIndex)]"
+                trends.append(try reader.trends())
+                trendsIndex += 1
+            case "lifecycle" where table.isArrayEntry:
+                reader.prefix = "lifecycle[\(lifecycleIndex)]"
+                lifecycles.append(try reader.lifecycle())
+                lifecycleIndex += 1
             case "retention":
                 retentionBrackets = try reader.brackets("brackets") ?? retentionBrackets
             case "ltv":
@@ -136,7 +163,7 @@ extension FunnelConfiguration {
                 funnelIndex += 1
             default:
                 throw ConfigurationError(line: table.line, key: table.name,
-                                         message: "unknown table; expected one of funnel, regular_user, retention, ltv, kfactor, verdict, ingest, [[funnels]], [[retention]], [[ingest.apps]], [[ingest.files]]")
+                                         message: "unknown table; expected one of funnel, regular_user, retention, ltv, kfactor, verdict, ingest, [[funnels]], [[retention]], [[trends]], [[lifecycle]], [[ingest.apps]], [[ingest.files]]")
             }
             try reader.rejectUnusedKeys()
         }
@@ -154,6 +181,14 @@ extension FunnelConfiguration {
         var retentionNames: Set<String> = []
         for (index, retention) in retentions.enumerated() where !retentionNames.insert(retention.name).inserted {
             throw ConfigurationError(key: "retention[\(index)].name", message: "\"\(retention.name)\" is used twice; retention names are unique")
+        }
+        var trendsNames: Set<String> = []
+        for (index, trend) in trends.enumerated() where !trendsNames.insert(trend.name).inserted {
+            throw ConfigurationError(key: "trends[\(index)].name", message: "\"\(trend.name)\" is used twice; trends names are unique")
+        }
+        var lifecycleNames: Set<String> = []
+        for (index, lifecycle) in lifecycles.enumerated() where !lifecycleNames.insert(lifecycle.name).inserted {
+            throw ConfigurationError(key: "lifecycle[\(index)].name", message: "\"\(lifecycle.name)\" is used twice; lifecycle names are unique")
         }
     }
 }
@@ -374,6 +409,98 @@ private struct TableReader {
         }
         if let problem = spec.problem() { throw ConfigurationError(line: table.line, key: dotted("steps"), message: problem) }
         return FunnelDefinition(name: name, spec: spec)
+    }
+
+    /// An event with filters as `funnel query` writes it, configured names mapped as in funnels.
+    mutating func eventMatcher(_ key: String, text: String) throws(ConfigurationError) -> EventMatcher {
+        do {
+            var matcher = try FunnelSyntax.matcher(text)
+            matcher.events = matcher.events.map(FunnelDefinition.eventName)
+            return matcher
+        } catch {
+            throw self.error(key, error.description)
+        }
+    }
+
+    mutating func insightInterval() throws(ConfigurationError) -> (InsightInterval, WeekStart) {
+        var interval = InsightInterval.day
+        if let text = try string("interval") {
+            guard let parsed = InsightInterval(rawValue: text) else {
+                throw error("interval", "expected \"hour\", \"day\", \"week\" or \"month\", got \"\(text)\"")
+            }
+            interval = parsed
+        }
+        var weekStart = WeekStart.sunday
+        if let text = try string("week_start") {
+            guard let parsed = WeekStart(rawValue: text) else {
+                throw error("week_start", "expected \"sunday\" or \"monday\", got \"\(text)\"")
+            }
+            weekStart = parsed
+        }
+        return (interval, weekStart)
+    }
+
+    mutating func trends() throws(ConfigurationError) -> TrendsDefinition {
+        guard let name = try name("name") else {
+            throw ConfigurationError(line: table.line, key: dotted("name"), message: "every [[trends]] entry needs a name")
+        }
+        guard let texts = try stringList("series"), !texts.isEmpty else {
+            throw error("series", "every [[trends]] entry needs series = [\"<event>\", ...]")
+        }
+        guard texts.count <= 26 else { throw error("series", "at most 26 series (A to Z), got \(texts.count)") }
+        var maths: [String] = []
+        if case .string(let one)? = table.values["math"] {
+            used.insert("math")
+            maths = [one]
+        } else {
+            maths = try stringList("math") ?? ["total"]
+        }
+        guard maths.count == 1 || maths.count == texts.count else {
+            throw error("math", "give one for all series or one per series (\(texts.count)), got \(maths.count)")
+        }
+        var series: [TrendSeries] = []
+        for (index, text) in texts.enumerated() {
+            let mathText = maths[maths.count == 1 ? 0 : index]
+            guard let math = TrendMath(text: mathText) else {
+                throw error("math", "\"\(mathText)\": use total, dau, weekly_active, monthly_active, first_time_for_user, "
+                    + "avg_count_per_user (or min_, max_, median_, p75_, p90_, p95_, p99_), or sum(property), avg(property), ...")
+            }
+            series.append(TrendSeries(matcher: try eventMatcher("series", text: text), math: math))
+        }
+        var definition = TrendsDefinition(name: name, series: series)
+        (definition.interval, definition.weekStart) = try insightInterval()
+        if definition.interval != .day, let weekly = series.first(where: { $0.math == .weeklyActive || $0.math == .monthlyActive }) {
+            throw error("interval", "\(weekly.math.text) counts each day's last 7 or 30 days; use interval = \"day\"")
+        }
+        if let property = try nonEmptyString("breakdown") {
+            var source = FunnelBreakdown.Source.event
+            if let text = try string("breakdown_type") {
+                guard let parsed = FunnelBreakdown.Source(rawValue: text) else {
+                    throw error("breakdown_type", "expected \"event\" or \"person\", got \"\(text)\"")
+                }
+                source = parsed
+            }
+            definition.breakdown = FunnelBreakdown(property: property, source: source)
+        } else if try string("breakdown_type") != nil {
+            throw error("breakdown_type", "needs a breakdown: set breakdown = \"<property>\" in this entry too")
+        }
+        definition.breakdownLimit = try integer("breakdown_limit", in: 1...1000) ?? definition.breakdownLimit
+        definition.formula = try nonEmptyString("formula")
+        definition.days = try integer("days", in: 1...3650) ?? definition.days
+        return definition
+    }
+
+    mutating func lifecycle() throws(ConfigurationError) -> LifecycleDefinition {
+        guard let name = try name("name") else {
+            throw ConfigurationError(line: table.line, key: dotted("name"), message: "every [[lifecycle]] entry needs a name")
+        }
+        guard let text = try nonEmptyString("event") else {
+            throw error("event", "every [[lifecycle]] entry needs event = \"<event>\"")
+        }
+        var definition = LifecycleDefinition(name: name, event: try eventMatcher("event", text: text))
+        (definition.interval, definition.weekStart) = try insightInterval()
+        definition.days = try integer("days", in: 1...3650) ?? definition.days
+        return definition
     }
 
     mutating func retention() throws(ConfigurationError) -> RetentionDefinition {

@@ -39,6 +39,9 @@ public struct FunnelConfiguration: Sendable, Equatable {
     public var funnels: [FunnelDefinition] = []
     /// User-defined retentions (`[[retention]]`), in file order.
     public var retentions: [RetentionDefinition] = []
+    /// Trends and lifecycle insights computed each run (`[[trends]]`, `[[lifecycle]]`), in file order.
+    public var trends: [TrendsDefinition] = []
+    public var lifecycles: [LifecycleDefinition] = []
     /// How files are read and refused (`[ingest]`, `[[ingest.apps]]`, `[[ingest.files]]`); not
     /// part of ``fingerprint``: it changes what loads, never how loaded rows are counted.
     public var ingest = IngestSettings()

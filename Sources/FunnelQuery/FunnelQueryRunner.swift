@@ -101,10 +101,10 @@ public struct FunnelQueryRunner {
     /// Evaluates `spec` for the users of the install cohorts a compute is working on (its
     /// `scope_installs` table), over all their history, handing each user's result to `body`
     /// (users who never did step 1 are not handed). The same evaluation as ``run(_:scope:)``.
-    public func evaluateComputeScope(_ spec: EventFunnelSpec,
+    public func evaluateComputeScope(_ spec: EventFunnelSpec, stepMaths: [StepMath]? = nil,
                                      _ body: (_ app: String, _ user: String, FunnelUserResult) throws -> Void) throws {
         let scope = FunnelQueryScope()
-        let statement = FunnelQueryStatement(spec: spec, app: nil, scope: scope, computeScope: true)
+        let statement = FunnelQueryStatement(spec: spec, app: nil, scope: scope, computeScope: true, stepMaths: stepMaths)
         let evaluator = Self.evaluator(spec)
         try connection.transaction { connection in
             // The scope users are often a small part of all users: read through the (app, user)
@@ -118,7 +118,7 @@ public struct FunnelQueryRunner {
                 """)
             defer { _ = try? connection.query("select set_config('random_page_cost', $1, true)", [previous]) }
             _ = try stream(statement) { app, user, events in
-                for result in Self.evaluate(events, spec: spec, scope: scope, evaluator: evaluator) {
+                for result in Self.evaluate(events, spec: spec, scope: scope, evaluator: evaluator, stepMaths: stepMaths) {
                     try body(app, user, result)
                 }
             }

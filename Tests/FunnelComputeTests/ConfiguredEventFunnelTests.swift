@@ -87,6 +87,59 @@ struct ConfiguredEventFunnelTests {
         #expect(computed.count == 3 && computed[2] > 0 && computed[2] < computed[1])
     }
 
+    @Test("per-step math in [[funnels]] (first time on step 1, total on step 2) computes as the query answers, PostHog's view, view case")
+    func perStepMath() throws {
+        let f = try ComputeFixture()
+        try f.connection.query("select ensure_month_partitions('raw_events', '2024-01-01', '2024-12-31')")
+        let history = try SyntheticData.registerFile(f.connection, name: "history.csv")
+        try SyntheticData.insert(into: f.connection, app: "app", users: 100, firstDay: "2024-03-01", days: 5, seed: 1, fileID: history)
+        // Two views, 5 and 10 minutes after the install, for every user.
+        try f.connection.query("""
+            insert into raw_events (event_id, app_id, user_id, event, occurred_at, properties, file_id)
+            select 'v' || n || '_' || i.event_id, i.app_id, i.user_id, 'view', i.installed_at + make_interval(mins => 5 * n), '{}'::jsonb, $1::bigint
+            from raw_installs i cross join generate_series(1, 2) n
+            where i.event_id not like '%r'
+            """, [history])
+        try f.connection.execute("insert into raw_events_keys (app_id, event_id) select app_id, event_id from raw_events on conflict do nothing")
+        let config = try FunnelConfiguration(toml: """
+            [[funnels]]
+            name = "mixed"
+            steps = ["view", "view"]
+            window = "1h"
+            step_math = ["first_time", "total"]
+
+            [[funnels]]
+            name = "first"
+            steps = ["view", "view"]
+            window = "1h"
+            step_math = "first_time"
+            """)
+        #expect(config.funnels[0].stepMaths == [.firstTime, .total])
+        #expect(config.funnels[1].stepMaths == nil)
+        _ = try f.compute(config)
+        func computed(_ name: String) throws -> [Int] {
+            try f.connection.query("""
+                select users from fct_funnel
+                where funnel = $1 and network = 'all' and campaign = 'all' and country = 'all' and platform = 'all'
+                order by step_index
+                """, [name]).map { try $0.decode(Int.self, at: 0) }
+        }
+        let runner = FunnelQueryRunner(connection: f.connection)
+        let mixed = try runner.run(config.funnels[0].spec, scope: FunnelQueryScope(app: "app"), stepMaths: [.firstTime, .total])
+        let first = try runner.run(config.funnels[1].spec, scope: FunnelQueryScope(app: "app"))
+        let viewers = try f.connection.query("select count(distinct user_id) from raw_events where event = 'view'").scalar(Int.self)
+        #expect(viewers > 50)
+        #expect(try computed("mixed") == [viewers, viewers])
+        #expect(try computed("mixed") == mixed.series.first?.steps.map(\.users))
+        #expect(try computed("first") == [viewers, 0])
+        #expect(try computed("first") == first.series.first?.steps.map(\.users))
+        let failure = { (text: String) -> ConfigurationError? in
+            do { _ = try FunnelConfiguration(toml: text); return nil } catch { return error as? ConfigurationError }
+        }
+        #expect(failure("[[funnels]]\nname = \"x\"\nsteps = [\"a\", \"b\"]\nstep_math = [\"total\"]")?.key == "funnels[0].step_math")
+        #expect(failure("[[funnels]]\nname = \"x\"\nsteps = [\"a\", \"b\"]\nstep_math = [\"total\", \"often\"]")?.key == "funnels[0].step_math")
+    }
+
     @Test("the computed funnel equals the same ad hoc query, and a folded day equals a full rebuild")
     func computedEqualsAdHocAndFull() throws {
         let f = try ComputeFixture()
@@ -179,7 +232,7 @@ struct ConfiguredEventFunnelTests {
         #expect(legacy.funnels[0].spec.order == .unordered)
         #expect(legacy.funnels[0].spec.windowMicros == 2 * 86_400_000_000)
         func failure(_ text: String) -> ConfigurationError? {
-            do { _ = try FunnelConfiguration(toml: text); return nil } catch { return error }
+            do { _ = try FunnelConfiguration(toml: text); return nil } catch { return error as? ConfigurationError }
         }
         #expect(failure("[[funnels]]\nname = \"x\"\nsteps = [\"a\", \"b where\"]")?.key == "funnels[0].steps")
         #expect(failure("[[funnels]]\nname = \"x\"\nsteps = [\"a\", \"b\"]\nwindow = \"0m\"")?.key == "funnels[0].window")

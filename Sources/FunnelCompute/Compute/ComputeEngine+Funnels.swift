@@ -24,18 +24,20 @@ extension ComputeEngine {
         for funnel in configuration.funnels {
             var plain = funnel.spec
             plain.breakdown = nil
-            try store(runner, plain, funnel: funnel.name, into: FunnelStepBatch(byBreakdown: false), connection)
+            try store(runner, plain, stepMaths: funnel.stepMaths, funnel: funnel.name, into: FunnelStepBatch(byBreakdown: false),
+                      connection)
             if funnel.spec.breakdown != nil {
-                try store(runner, funnel.spec, funnel: funnel.name, into: FunnelStepBatch(byBreakdown: true), connection)
+                try store(runner, funnel.spec, stepMaths: funnel.stepMaths, funnel: funnel.name,
+                          into: FunnelStepBatch(byBreakdown: true), connection)
             }
         }
     }
 
     /// Evaluates one spec for the scope users and stores the steps each counted attempt reached.
-    private func store(_ runner: FunnelQueryRunner, _ spec: EventFunnelSpec, funnel: String,
+    private func store(_ runner: FunnelQueryRunner, _ spec: EventFunnelSpec, stepMaths: [StepMath]?, funnel: String,
                        into batch: FunnelStepBatch, _ connection: PostgresConnection) throws {
         var batch = batch
-        try runner.evaluateComputeScope(spec) { app, user, result in
+        try runner.evaluateComputeScope(spec, stepMaths: stepMaths) { app, user, result in
             guard result.furthestStep > 0 else { return }
             var micros = result.startMicros
             for step in 0..<result.furthestStep {

@@ -37,6 +37,7 @@ import Foundation
 /// window_days = 7               # counted from the first step
 /// exclude = ["purchase"]        # optional exclusion events
 /// breakdown = "plan"            # optional: by an event (or, breakdown_type = "person", user) property
+/// step_math = ["first_time", "total"]      # optional: one for all steps, or one per step
 ///
 /// [[retention]]                 # any number of retentions over any events (docs/retention.md)
 /// name = "pro_buyers"
@@ -373,11 +374,23 @@ private struct TableReader {
             throw error("exclude", "\"\(clash.matcher.label)\" is also a step of this funnel; an exclusion must be another event")
         }
         var stepMath = StepMath.total
-        if let text = try string("step_math") {
+        var stepMaths: [StepMath]?
+        func math(_ text: String) throws(ConfigurationError) -> StepMath {
             guard let parsed = StepMath(rawValue: text) else {
                 throw error("step_math", "expected \"total\", \"first_time\" or \"first_time_with_filters\", got \"\(text)\"")
             }
-            stepMath = parsed
+            return parsed
+        }
+        if case .array? = table.values["step_math"] {
+            let texts = try stringList("step_math") ?? []
+            guard texts.count == steps.count else {
+                throw error("step_math", "give one math for all steps or a list of one per step (\(steps.count)), got \(texts.count)")
+            }
+            var parsed: [StepMath] = []
+            for text in texts { parsed.append(try math(text)) }
+            stepMaths = parsed
+        } else if let text = try string("step_math") {
+            stepMath = try math(text)
         }
         var spec = EventFunnelSpec(steps: steps, order: order, windowMicros: windowMicros, exclusions: exclusions,
                                    stepMath: stepMath)
@@ -408,7 +421,9 @@ private struct TableReader {
             }
         }
         if let problem = spec.problem() { throw ConfigurationError(line: table.line, key: dotted("steps"), message: problem) }
-        return FunnelDefinition(name: name, spec: spec)
+        var definition = FunnelDefinition(name: name, spec: spec)
+        definition.stepMaths = stepMaths
+        return definition
     }
 
     /// An event with filters as `funnel query` writes it, configured names mapped as in funnels.

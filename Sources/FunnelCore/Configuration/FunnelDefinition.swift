@@ -5,6 +5,9 @@
 public struct FunnelDefinition: Sendable, Equatable {
     public var name: String
     public var spec: EventFunnelSpec
+    /// Each step's own math (PostHog sets it per step: `step_math = ["first_time", "total"]`);
+    /// nil when one math, `spec.stepMath`, applies to every step.
+    public var stepMaths: [StepMath]?
 
     public init(name: String, spec: EventFunnelSpec) {
         self.name = name
@@ -44,7 +47,8 @@ public struct FunnelDefinition: Sendable, Equatable {
 
     /// A stable text of everything that changes the funnel's numbers.
     public var fingerprint: String {
-        "funnel=\(name):\(spec.order.rawValue):\(spec.windowMicros):\(spec.stepMath.rawValue):"
+        "funnel=\(name):\(spec.order.rawValue):\(spec.windowMicros):"
+            + (stepMaths ?? [spec.stepMath]).map(\.rawValue).joined(separator: ",") + ":"
             + spec.steps.map(\.label).joined(separator: ">") + "!"
             + spec.exclusions.map { "\($0.matcher.label)@\($0.fromStep)-\($0.toStep)" }.joined(separator: ",")
             + (spec.breakdown.map { "|by=\($0.text)" } ?? "")

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The funnel and the retention question of `funnel bench query`, asked of ClickHouse (chdb), timed.
+"""The funnel, retention and trends questions of `funnel bench query`, asked of ClickHouse (chdb), timed.
 
     python3 bench/chdb_query.py EVENTS_CSV [--window-seconds 3600] [--runs 2] [--threads 2] [--as-of DAY]
 
@@ -21,9 +21,11 @@ The retention: first-time cohorts by the UTC day of each user's first app_opened
 back on day k when they have an app_opened on the k-th calendar day after (days 1 and 7). Cohorts
 whose day 7 falls after --as-of report d7 as null (not mature), as funnel does.
 
+The trends: app_opened per UTC day, the events (total) and the distinct users (dau).
+
 Prints one JSON document on stdout: chdb's and ClickHouse's versions, threads, load seconds, the
-fastest funnel and retention query seconds, rows loaded, bytes of the table on disk, the funnel's
-series and the retention's cohorts.
+fastest funnel, retention and trends query seconds, rows loaded, bytes of the table on disk, the
+funnel's series, the retention's cohorts and the trends' days.
 """
 
 import argparse
@@ -82,6 +84,16 @@ order by first_day
 """
 
 
+def trends_sql():
+    return """
+select toUInt32(toDate(occurred_at, 'UTC')) as day, count() as total, uniqExact(user_id) as users
+from events
+where app_id = 'bench' and event = 'app_opened'
+group by day
+order by day
+"""
+
+
 def timed(connection, sql, runs, label):
     best = None
     rows = None
@@ -137,6 +149,7 @@ def main():
             as_of = int(json.loads(connection.query(
                 "select toUInt32(max(toDate(occurred_at, 'UTC'))) from events where app_id = 'bench'", "JSONCompact").bytes())["data"][0][0])
         retention_seconds, retention_rows = timed(connection, retention_sql(as_of), args.runs, "retention")
+        trends_seconds, trends_rows = timed(connection, trends_sql(), args.runs, "trends")
         connection.close()
     series = [{"value": row[0], "steps": [int(v) for v in row[1:1 + len(STEPS)]], "excluded": 0} for row in funnel_rows]
     cohorts = [{"day": int(row[0]), "size": int(row[1]), "d1": int(row[2]) if int(row[0]) + 1 <= as_of else None,
@@ -144,7 +157,8 @@ def main():
     print(json.dumps({"chdb_version": chdb.__version__, "clickhouse_version": version, "threads": args.threads,
                       "load_seconds": load_seconds, "rows_loaded": rows, "bytes_on_disk": disk_bytes,
                       "funnel_seconds": funnel_seconds, "retention_seconds": retention_seconds,
-                      "series": series, "cohorts": cohorts}))
+                      "trends_seconds": trends_seconds, "series": series, "cohorts": cohorts,
+                      "days": [{"day": int(row[0]), "total": int(row[1]), "users": int(row[2])} for row in trends_rows]}))
 
 
 if __name__ == "__main__":

@@ -22,8 +22,11 @@ attempt is voided counts under "excluded" only. The breakdown value is the `plat
 user's earliest step or exclusion event that has one (null: none). The generator never gives two
 events of one user the same timestamp, so the tie rules of funnels do not apply here.
 
+Then the trends: app_opened per UTC day, the events (total) and the distinct users (dau).
+
 Prints one JSON document on stdout: DuckDB's version and threads, load seconds, the fastest query
-seconds, the rows loaded and per breakdown value the users at each step and the excluded users.
+seconds, the rows loaded and per breakdown value the users at each step and the excluded users;
+the fastest trends seconds and per day the events and users.
 """
 
 import argparse
@@ -159,8 +162,23 @@ def main():
         sys.stderr.write(f"  DuckDB: funnel query run {run + 1} of {args.runs}: {seconds:.2f} s\n")
         best = seconds if best is None else min(best, seconds)
     series = [{"value": row[0], "steps": list(row[1:1 + len(STEPS)]), "excluded": row[1 + len(STEPS)]} for row in result]
+    trends = """
+        select (epoch_us(occurred_at) // 86400000000)::integer as day, count(*) as total,
+               count(distinct user_id) as users
+        from events where app_id = 'bench' and event = 'app_opened'
+        group by day order by day
+    """
+    trends_best = None
+    days = []
+    for run in range(args.runs):
+        started = time.perf_counter()
+        days = connection.execute(trends).fetchall()
+        seconds = time.perf_counter() - started
+        sys.stderr.write(f"  DuckDB: trends query run {run + 1} of {args.runs}: {seconds:.2f} s\n")
+        trends_best = seconds if trends_best is None else min(trends_best, seconds)
     print(json.dumps({"duckdb_version": duckdb.__version__, "threads": int(threads), "load_seconds": load_seconds,
-                      "query_seconds": best, "rows_loaded": rows, "series": series}))
+                      "query_seconds": best, "rows_loaded": rows, "series": series, "trends_seconds": trends_best,
+                      "days": [{"day": int(d), "total": int(t), "users": int(u)} for d, t, u in days]}))
 
 
 if __name__ == "__main__":

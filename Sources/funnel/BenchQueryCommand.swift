@@ -7,7 +7,7 @@ import Logging
 struct BenchQueryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "query",
-        abstract: "Time a funnel and a retention query over generated events beside DuckDB and ClickHouse.",
+        abstract: "Time funnel, retention and trends queries over generated events beside DuckDB and ClickHouse.",
         discussion: """
         Generates --events custom events (a signup funnel with drop-off, repeated attempts, an \
         exclusion and noise; EventStreamGenerator) as CSV into a scratch directory, loads them into \
@@ -20,7 +20,8 @@ struct BenchQueryCommand: ParsableCommand {
         threads, a MergeTree laid out as PostHog's events) is asked the same funnel without the \
         exclusion (its windowFunnel has none) and the D1/D7 retention by first-open day; funnel \
         answers both too, each timed beside ClickHouse, and the bytes stored per event are \
-        compared. The peers' Python is --duckdb-python (it needs duckdb and chdb: make \
+        compared. Both peers are also asked a trends question (app_opened per day: events and \
+        distinct users), timed beside 'funnel query trends'. The peers' Python is --duckdb-python (it needs duckdb and chdb: make \
         bench-deps). Exits non-zero when any figure differs.
         """
     )

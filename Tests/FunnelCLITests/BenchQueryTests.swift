@@ -16,6 +16,9 @@ struct BenchQueryTests {
         let out = outcome.stdout
         #expect(out.contains("every figure agrees"), "\(out)")
         #expect(out.contains(/funnel [0-9.]+ s vs DuckDB [0-9.]+ s: ratio [0-9.]+/), "\(out)")
+        #expect(out.contains(/trends: funnel [0-9.]+ s vs DuckDB [0-9.]+ s/), "\(out)")
+        let trendDays = out.matches(of: /trends: ([0-9]+) days compared/).compactMap { Int($0.1) }
+        #expect(!trendDays.isEmpty && trendDays.allSatisfy { $0 > 30 }, "\(out)")
         // Figures on both sides, not zeros: every platform and users without one, steps to the last, exclusions.
         for value in ["ios", "android", "web", "(none)"] { #expect(out.contains("platform \(value):"), "\(value) in:\n\(out)") }
         let last = out.matches(of: /step 5 onboarding_completed +funnel ([0-9]+) +DuckDB ([0-9]+)/)
@@ -28,6 +31,7 @@ struct BenchQueryTests {
         if Self.hasChdb {
             #expect(out.contains(/funnel without exclusion: funnel [0-9.]+ s vs ClickHouse [0-9.]+ s: ratio [0-9.]+/), "\(out)")
             #expect(out.contains(/retention D1\/D7: funnel [0-9.]+ s vs ClickHouse [0-9.]+ s/), "\(out)")
+            #expect(out.contains(/trends: funnel [0-9.]+ s vs ClickHouse [0-9.]+ s/), "\(out)")
             #expect(out.contains(/storage per event: funnel [0-9.]+ bytes .* vs ClickHouse [0-9.]+ bytes/), "\(out)")
             let cohorts = out.firstMatch(of: /retention: ([0-9]+) cohorts compared/).flatMap { Int($0.1) } ?? 0
             #expect(cohorts > 30, "\(out)")

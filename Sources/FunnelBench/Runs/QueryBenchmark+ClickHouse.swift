@@ -40,8 +40,10 @@ extension QueryBenchmark {
         var bytesOnDisk: Int
         var funnelSeconds: Double
         var retentionSeconds: Double
+        var trendsSeconds: Double
         var series: [BenchFunnelFigures.Series]
         var cohorts: [Cohort]
+        var days: [BenchTrendDay]
     }
 
     /// funnel's figures and times for the two questions ClickHouse is asked.
@@ -152,6 +154,60 @@ extension QueryBenchmark {
             differing.append("retention: \(ours.cohorts.count) cohorts vs \(theirs.cohorts.count)")
         }
         say("  retention: \(compared) cohorts compared (size, D1, D7; immature cells blank on both sides)")
+        return differing
+    }
+}
+
+/// The trends question of `funnel bench query`: app_opened per UTC day, the events and the
+/// distinct users, asked of funnel (`funnel query trends`) and of each peer.
+struct BenchTrendDay: Decodable, Equatable {
+    var day: Int
+    var total: Int
+    var users: Int
+}
+
+extension QueryBenchmark {
+    /// The trends both peers are asked: app_opened per day, total and unique users.
+    static var trendsSpec: TrendsSpec {
+        let opened = EventMatcher(events: [EventStreamGenerator.steps[0]])
+        return TrendsSpec(series: [TrendSeries(matcher: opened, math: .total), TrendSeries(matcher: opened, math: .uniqueUsers)])
+    }
+
+    /// funnel's trends over every day of the events, the fastest of `runs`: the days with events.
+    func measureTrends(_ connection: PostgresConnection, summary: EventStreamGenerator.Summary) throws -> (days: [BenchTrendDay], seconds: Double) {
+        let calendar = InsightCalendar(interval: .day, timeZone: "UTC")
+        let range = InsightRange(app: EventStreamGenerator.app, fromDay: calendar.day(ofMicros: summary.firstMicros),
+                                 toDay: calendar.day(ofMicros: summary.lastMicros))
+        var best = Double.infinity
+        var days: [BenchTrendDay] = []
+        for run in 1...runs {
+            let started = Date()
+            let result = try InsightQueryRunner(connection: connection).trends(Self.trendsSpec, range: range)
+            let seconds = Date().timeIntervalSince(started)
+            say(String(format: "  trends app_opened per day (total, dau), run %d of %d: %.2f s", run, runs, seconds))
+            best = min(best, seconds)
+            guard result.lines.count == 2 else { throw CommandFailure("the benchmark's trends answered \(result.lines.count) lines") }
+            days = (range.fromDay!...range.toDay!).enumerated().compactMap { index, day in
+                let total = Int(result.lines[0].values[index] ?? 0), users = Int(result.lines[1].values[index] ?? 0)
+                return total > 0 || users > 0 ? BenchTrendDay(day: day, total: total, users: users) : nil
+            }
+        }
+        return (days, best)
+    }
+
+    /// Prints funnel's trends time beside a peer's; returns the days that differ.
+    func printTrendsBeside(_ ours: (days: [BenchTrendDay], seconds: Double), peer: String, seconds: Double,
+                           days: [BenchTrendDay]) -> [String] {
+        let ratio = ours.seconds / seconds
+        say(String(format: "trends: funnel %.2f s vs %@ %.2f s: ratio %.2f (%@)", ours.seconds, peer, seconds, ratio,
+                   ratio <= 1 ? String(format: "%.1fx faster", 1 / ratio) : String(format: "%.1fx slower", ratio)))
+        let theirs = Dictionary(days.map { ($0.day, $0) }, uniquingKeysWith: { first, _ in first })
+        var differing: [String] = []
+        for day in ours.days where theirs[day.day] != day {
+            differing.append("trends day \(day.day): funnel \(day.total)/\(day.users) vs \(theirs[day.day].map { "\($0.total)/\($0.users)" } ?? "none")")
+        }
+        if days.count != ours.days.count { differing.append("trends: \(ours.days.count) days vs \(days.count)") }
+        say("  trends: \(ours.days.count) days compared (events and users)")
         return differing
     }
 }

@@ -105,6 +105,10 @@ public struct QueryBenchmark {
         }
         var differing = figures.printBeside(baseline?.figures).map { "DuckDB: \($0)" }
         var compared = baseline != nil
+        let trends = try measureTrends(connection, summary: generated)
+        if let baseline, let seconds = baseline.trendsSeconds, let days = baseline.days {
+            differing += printTrendsBeside(trends, peer: "DuckDB", seconds: seconds, days: days).map { "DuckDB: \($0)" }
+        }
         if noClickHouse {
             say("ClickHouse: skipped (--no-clickhouse)")
         } else {
@@ -112,6 +116,8 @@ public struct QueryBenchmark {
             let mine = try measureClickHouseQuestions(connection, events: generated.events)
             if let theirs = try runClickHouse(csv: csv, asOfDay: mine.asOfDay) {
                 differing += printBeside(mine, theirs).map { "ClickHouse: \($0)" }
+                differing += printTrendsBeside(trends, peer: "ClickHouse", seconds: theirs.trendsSeconds, days: theirs.days)
+                    .map { "ClickHouse: \($0)" }
                 compared = true
             }
         }

@@ -102,6 +102,9 @@ struct BenchFunnelBaseline: Decodable {
     var querySeconds: Double
     var rowsLoaded: Int
     var series: [BenchFunnelFigures.Series]
+    /// The trends question's time and days (nil from a script that does not ask it).
+    var trendsSeconds: Double?
+    var days: [BenchTrendDay]?
 
     var figures: BenchFunnelFigures { BenchFunnelFigures(series: series) }
 }

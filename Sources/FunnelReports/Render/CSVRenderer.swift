@@ -94,6 +94,19 @@ public enum CSVRenderer {
                   .text($0.paybackBasis ?? ""), .money($0.grossRevenue),
                   .integer($0.refunds), .money($0.refunded), .money($0.netRevenue)]
              }),
+            ("campaigns.csv", ["level", "network", "campaign", "country", "cohorts", "installs", "paid_installs", "payers",
+                               "spend", "cpi", "ltv_d7", "ltv_d30", "ltv_d90", "roas_d7", "roas_d30", "roas_d90",
+                               "observed_ltv_d7", "pooled_ltv_d7", "pooling_weight", "ltv_projected_d180", "ltv_d180_low",
+                               "ltv_d180_high", "roas_projected_d180", "payback_day", "payback_basis", "verdict", "reason"],
+             report.campaigns.map {
+                 [.text($0.level), .text($0.network), .text($0.campaign), .text($0.country), .integer($0.cohorts),
+                  .integer($0.installs), .integer($0.paidInstalls), .integer($0.payers), .money($0.spend), .money($0.cpi),
+                  .money($0.ltvD7), .money($0.ltvD30), .money($0.ltvD90), .number($0.roasD7), .number($0.roasD30),
+                  .number($0.roasD90), .money($0.observedLtvD7), .money($0.pooledLtvD7), .number($0.poolingWeight),
+                  .money($0.ltvProjectedD180), .money($0.ltvD180Low), .money($0.ltvD180High),
+                  .number($0.roasProjectedD180), .integer($0.paybackDay), .text($0.paybackBasis ?? ""),
+                  .text($0.verdict), .text($0.reason)]
+             }),
             ("money_unconverted.csv", ["app_id", "source", "currency", "rows", "amount", "first_date", "last_date",
                                        "left_out", "notice"],
              report.scope.unconverted.map {

@@ -35,6 +35,14 @@ public enum CampaignPooling {
         /// The weight of the campaign's own data (0: the network's LTV, 1: its own).
         public var weight: Double
         public var standardError: Double
+
+        public init(installs: Int, observed: Double?, pooled: Double, weight: Double, standardError: Double) {
+            self.installs = installs
+            self.observed = observed
+            self.pooled = pooled
+            self.weight = weight
+            self.standardError = standardError
+        }
     }
 
     /// The network's LTV on the pooling day, the two variances, and each campaign's estimate.

@@ -142,6 +142,10 @@ public enum HTMLRenderer {
                 + "</strong> \(escape(action.sentence))</li>"
         }
         if advice.actions.isEmpty { items.append("<li>No paid network has a verdict yet.</li>") }
+        items += advice.campaignActions.map { action in
+            "<li><strong class=\"v-\(action.verdict.replacingOccurrences(of: " ", with: "-"))\">Campaign: "
+                + "\(escape(action.verdict.capitalized))</strong> \(escape(action.sentence))</li>"
+        }
         for row in advice.topFriction {
             items.append("<li><strong>Friction</strong> \(escape(row.screen)) / \(escape(row.frictionType)): "
                 + "\(Formatting.wholeUsers(row.usersLost)) users lost. Next: fix this screen first.</li>")

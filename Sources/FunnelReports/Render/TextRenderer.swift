@@ -88,6 +88,12 @@ public enum TextRenderer {
             let coloured = out.paint(tag, verdict: action.verdict)
             out.wrapped(action.sentence, indent: "  " + coloured + " ", hanging: "    ", indentWidth: tag.count + 3)
         }
+        if !advice.campaignActions.isEmpty { out.line("  Campaigns (every campaign under CAMPAIGNS):") }
+        for action in advice.campaignActions {
+            let tag = "[\(action.verdict.uppercased())]"
+            let coloured = out.paint(tag, verdict: action.verdict)
+            out.wrapped(action.sentence, indent: "    " + coloured + " ", hanging: "      ", indentWidth: tag.count + 5)
+        }
         switch report.friction.status {
         case .notComputed:
             out.line("  Friction: no results yet (ingest ux telemetry files, then run funnel compute).")

@@ -75,10 +75,11 @@ struct CampaignMoneyTests {
         let settings = try TestCluster.freshDatabase(migrated: true)
         let connection = try settings.connect()
         try GeneratedDataLoader.load(directory: directory, settings: settings)
-        guard try ComputeEngine(configuration: FunnelConfiguration())
-            .run(connection, options: ComputeOptions(full: true, waitForLock: true)) != nil else {
+        guard let summary = try ComputeEngine(configuration: FunnelConfiguration())
+            .run(connection, options: ComputeOptions(full: true, waitForLock: true)) else {
             throw ComputeError("compute lock was busy")
         }
+        #expect(summary.failedChecks.isEmpty, "\(summary.failedChecks)")
         let files = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
         func rows(_ kind: String) throws -> [[String: String]] {
             try files.filter { $0.hasPrefix(kind + "-") && $0.hasSuffix(".csv") }.flatMap { try Self.csv(directory + "/" + $0) }

@@ -109,7 +109,7 @@ struct RenderingTests {
         #expect(plain.contains("[SCALE] adnova"))
         #expect(plain.contains("ROAS D7"))
         #expect(HTMLRenderer.render(Self.sample()).contains("<th scope=\"col\">ROAS D7</th>"))
-        #expect(plain.contains("adnova / adnova_summer"))
+        #expect(plain.contains("\n    adnova_summer"))
         #expect(HTMLRenderer.render(Self.sample()).contains("<td>adnova / adnova_summer</td>"))
         #expect(plain.contains("[CUT] pixelreach"))
         #expect(plain.contains("calendar days"))

@@ -132,12 +132,13 @@ public enum TextRenderer {
     /// ROAS, LTV_D180 pooled toward the network, payback and the verdict (docs/metrics.md,
     /// "Money by campaign").
     private static func campaigns(_ report: Report, _ out: inout TextBuilder) {
-        let rows = report.campaigns.filter { $0.level != "network" }
-        guard !rows.isEmpty else { return }
+        let rows = report.campaigns
+        guard rows.contains(where: { $0.level != "network" }) else { return }
         out.section("CAMPAIGNS (chained LTV and ROAS; D180 pooled toward the network)")
         let table = rows.map { row in
-            [row.level == "country" ? "  " + (row.country.isEmpty ? "(no country)" : row.country)
-                : row.network + " / " + (row.campaign.isEmpty ? "(none)" : row.campaign),
+            [row.level == "network" ? row.network
+                : row.level == "campaign" ? "  " + (row.campaign.isEmpty ? "(none)" : row.campaign)
+                : "    " + (row.country.isEmpty ? "(no country)" : row.country),
              Formatting.grouped(row.paidInstalls), Formatting.money(row.spend), Formatting.money(row.cpi),
              Formatting.money(row.ltvD7), Formatting.percent(row.roasD7), Formatting.percent(row.roasD30),
              Formatting.money(row.ltvProjectedD180), Formatting.percent(row.poolingWeight),
@@ -147,7 +148,8 @@ public enum TextRenderer {
         }
         out.table(["campaign", "paid inst", "spend", "CPI", "LTV D7", "ROAS D7", "ROAS D30", "D180", "own",
                    "payback", "verdict"], table)
-        out.wrapped("own: the weight of the campaign's own cohorts in its LTV (the rest is its network's). "
+        out.wrapped("Each network, then its campaigns. own: the weight of the campaign's own cohorts in its LTV "
+            + "(the rest is its network's). "
             + "Reasons in campaigns.csv and the JSON report.", indent: "  ", hanging: "  ")
     }
 

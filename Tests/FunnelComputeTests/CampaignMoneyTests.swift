@@ -71,7 +71,7 @@ struct CampaignMoneyTests {
         let directory = try TestCluster.makeTemporaryDirectory(prefix: "campaign-money").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let options = GeneratorOptions(outputDirectory: directory, users: 3_000, days: 21, seed: 7)
-        _ = try Generator.run(options)
+        let truth = try Generator.run(options).truth
         let settings = try TestCluster.freshDatabase(migrated: true)
         let connection = try settings.connect()
         try GeneratedDataLoader.load(directory: directory, settings: settings)
@@ -167,6 +167,20 @@ struct CampaignMoneyTests {
             }
         }
         #expect(compared >= 20)
+        // The network rows against the generator's truth (realised paid installs and CPI), and
+        // each network's campaigns sum to it.
+        for network in truth.networks where network.kind == "paid" {
+            let row = try connection.query("""
+                select paid_installs::int, cpi::float8, spend::float8,
+                       (select sum(spend)::float8 from fct_campaigns c
+                        where c.network = n.network and c.campaign <> 'all' and c.country = 'all')
+                from fct_campaigns n where network = $1 and campaign = 'all' and country = 'all'
+                """, [network.network])[0]
+            #expect(try row.decode(Int.self, at: 0) == network.realised.paidInstalls, "\(network.network)")
+            let cpi = try #require(network.realised.cpi)
+            #expect(abs(try row.decode(Double.self, at: 1) - cpi) < 1e-6 * cpi, "\(network.network)")
+            #expect(abs(try row.decode(Double.self, at: 2) - row.decode(Double.self, at: 3)) < 1e-6, "\(network.network)")
+        }
         // Every campaign row's chained curve never falls without refunds in the data.
         let falls = try connection.query("""
             select count(*)::int from fct_campaigns where ltv_d30 < ltv_d7 or roas_d30 < roas_d7

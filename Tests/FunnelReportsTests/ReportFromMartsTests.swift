@@ -31,6 +31,8 @@ struct ReportFromMartsTests {
             .joined(separator: " ")
         #expect(text.contains("INVITES (k-factor) k-factor matures on 2024-03-30: it counts install cohorts whose first 30 days"))
         #expect(HTMLRenderer.render(report).contains("k-factor matures on 2024-03-30"))
+        let kfactor = try #require(CSVRenderer.render(report).first { $0.name == "kfactor.csv" }?.contents)
+        #expect(kfactor.hasSuffix("\r\nall,,,,,,,,,,,0,2024-03-30\r\n"), "\(kfactor)")
         #expect(text.contains("[NOT ENOUGH DATA] adnova: 2 installs and 1 payers: a verdict needs at least 100 installs"), "\(text)")
     }
 

@@ -67,13 +67,16 @@ public enum CSVRenderer {
              }),
             ("kfactor.csv", ["network", "cohort_size", "invites_sent", "viral_installs", "invites_per_user",
                              "invite_conversion", "k_factor", "cycle_time_hours", "amplification", "cpi",
-                             "viral_adjusted_cpi", "cohorts"],
+                             "viral_adjusted_cpi", "cohorts", "matures_on"],
              report.kfactor.map {
                  [.text($0.network), .integer($0.cohortSize), .integer($0.invitesSent), .integer($0.viralInstalls),
                   .number($0.invitesPerUser), .number($0.inviteConversion), .number($0.kFactor),
                   .number($0.cycleTimeHours), .number($0.amplification), .money($0.cpi),
-                  .money($0.viralAdjustedCpi), .integer($0.cohorts)]
-             }),
+                  .money($0.viralAdjustedCpi), .integer($0.cohorts), .text("")]
+             } + (report.kfactor.isEmpty ? report.kfactorMatures.map { matures in
+                 // Before the first cohort is mature for the window: one row saying from when.
+                 [[.text("all")] + Array(repeating: Cell.integer(nil), count: 10) + [.integer(0), .text(matures.maturesOn)]]
+             } ?? [] : [])),
             ("friction.csv", ["screen", "friction_type", "users_hit", "users_not_hit", "dropoff_hit", "dropoff_not_hit",
                               "relative_risk", "p_value", "users_lost", "flagged", "q_value", "rank"],
              report.friction.rows.map {

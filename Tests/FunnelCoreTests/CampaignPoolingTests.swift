@@ -83,4 +83,14 @@ struct CampaignPoolingTests {
         let flat = CampaignPooling.project(estimate, networkLTV: 0, projection: 4, low: 3, high: 6)
         #expect(flat.ltv == 4 && flat.low == 3 && flat.high == 6)
     }
+
+    @Test("the reason says the campaign's own LTV, the pooled one and the weight of its own data")
+    func reasonPrefix() {
+        let estimate = CampaignPooling.Estimate(installs: 40, observed: 3.714, pooled: 3.5, weight: 0.254, standardError: 0.5)
+        #expect(CampaignPooling.reasonPrefix(network: "adnova", estimate)
+            == "pooled with adnova: LTV_D7 $3.71 own, $3.50 pooled (its own data weigh 25%); ")
+        let none = CampaignPooling.Estimate(installs: 0, observed: nil, pooled: 1.5, weight: 0, standardError: 1)
+        #expect(CampaignPooling.reasonPrefix(network: "vistamob", none)
+            == "pooled with vistamob: LTV_D7 none own, $1.50 pooled (its own data weigh 0%); ")
+    }
 }

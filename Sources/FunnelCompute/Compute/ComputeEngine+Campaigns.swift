@@ -95,10 +95,7 @@ extension ComputeEngine {
             let outcome = NetworkVerdict.decide(input, rule: rule)
             var reason = outcome.reason
             if let estimate, ltv != nil, outcome.verdict != "n/a" {
-                reason = String(format: "pooled with %@: LTV_D%d %@ own, %@ pooled (its own data weigh %.0f%%); ",
-                                network, CampaignPooling.day,
-                                estimate.observed.map { String(format: "$%.2f", $0) } ?? "none",
-                                String(format: "$%.2f", estimate.pooled), 100 * estimate.weight) + reason
+                reason = CampaignPooling.reasonPrefix(network: network, estimate) + reason
             }
             try connection.query("""
                 update fct_campaigns

@@ -109,6 +109,13 @@ public enum CampaignPooling {
         return Result(networkLTV: mean, withinVariance: sigma2, betweenVariance: tau2, estimates: estimates)
     }
 
+    /// The start of a campaign's verdict reason: how its LTV was pooled with its network's, e.g.
+    /// "pooled with adnova: LTV_D7 $3.71 own, $3.50 pooled (its own data weigh 0%); ".
+    public static func reasonPrefix(network: String, _ estimate: Estimate) -> String {
+        String(format: "pooled with %@: LTV_D%d %@ own, $%.2f pooled (its own data weigh %.0f%%); ", network, day,
+               estimate.observed.map { String(format: "$%.2f", $0) } ?? "none", estimate.pooled, 100 * estimate.weight)
+    }
+
     /// A campaign's LTV at the horizon: its network's projection (and interval ends) scaled by
     /// the campaign's pooled LTV over the network's on the pooling day; the low and high ends by
     /// the pooled LTV less and plus z standard errors (z = 1.2816, the 80% interval), so the

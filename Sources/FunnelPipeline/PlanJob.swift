@@ -86,7 +86,8 @@ public enum PlanJob {
         }
         out += "maximising projected D\(request.horizon) revenue (\(plan.status.rawValue)"
         if let level = plan.marginalReturn, request.goal != .targetROAS(level) {
-            out += String(format: "; every network not at a bound earns %.2f on its next dollar", level)
+            out += String(format: "; every %@ not at a bound earns %.2f on its next dollar",
+                          request.byCampaign ? "campaign" : "network", level)
         }
         out += ")\n\n"
         let header = [request.byCampaign ? "network/campaign" : "network", "today", "planned", "change", "installs", "CPI", "ROAS D\(request.horizon)", "interval", "marginal"]
@@ -110,9 +111,10 @@ public enum PlanJob {
         if !noted.isEmpty {
             out += "\n" + noted.map { "  \($0.network): \(notes[$0.network] ?? "")" }.joined(separator: "\n") + "\n"
         }
-        out += "\nInstalls a day on each network's response curve; ROAS = projected D\(request.horizon) LTV x installs / spend; "
+        let unit = request.byCampaign ? "campaign" : "network"
+        out += "\nInstalls a day on each \(unit)'s response curve; ROAS = projected D\(request.horizon) LTV x installs / spend; "
             + "the interval from the curve's exponent (pivoting on today's spend) and the LTV's interval; marginal = "
-            + "revenue of the next dollar. No network goes past 3x its largest day seen.\n"
+            + "revenue of the next dollar. No \(unit) goes past 3x its largest day seen.\n"
         return out
     }
 

@@ -152,6 +152,39 @@ create table dirty_cohort_days (
 
 alter table dirty_cohort_days add constraint dirty_cohort_days_pkey PRIMARY KEY (app_id, cohort_date);
 
+create table fct_campaigns (
+    app_id text not null,
+    network text not null,
+    campaign text not null,
+    country text not null,
+    cohorts integer not null,
+    installs bigint not null,
+    paid_installs bigint not null,
+    payers bigint not null,
+    spend numeric not null,
+    cpi numeric,
+    ltv_d7 numeric,
+    ltv_d30 numeric,
+    ltv_d90 numeric,
+    roas_d7 double precision,
+    roas_d30 double precision,
+    roas_d90 double precision,
+    last_day integer,
+    observed_ltv_d7 numeric,
+    pooled_ltv_d7 numeric,
+    pooling_weight double precision,
+    ltv_projected_d180 numeric,
+    ltv_d180_low numeric,
+    ltv_d180_high numeric,
+    roas_projected_d180 double precision,
+    payback_day integer,
+    payback_basis text,
+    verdict text not null default 'n/a'::text,
+    reason text not null default ''::text
+);
+
+alter table fct_campaigns add constraint fct_campaigns_pkey PRIMARY KEY (app_id, network, campaign, country);
+
 create table fct_cpi (
     app_id text not null,
     date date not null,
@@ -1217,6 +1250,23 @@ create view dash_acquisition as
     c.cpi, c.blended_cpi, c.ctr, c.ipm
    FROM fct_cpi c
   WHERE c.network <> 'all'::text AND NOT (c.campaign = 'all'::text AND c.country = 'all'::text);
+
+create view dash_campaigns as
+ SELECT k.app_id,
+        CASE
+            WHEN k.campaign = 'all'::text THEN 'network'::text
+            WHEN k.country = 'all'::text THEN 'campaign'::text
+            ELSE 'country'::text
+        END AS level,
+    k.network, k.campaign, k.country, k.cohorts, k.installs, k.paid_installs, k.payers, k.spend,
+        CASE
+            WHEN k.spend > 0::numeric THEN k.cpi
+            ELSE NULL::numeric
+        END AS cpi,
+    k.ltv_d7, k.ltv_d30, k.ltv_d90, k.roas_d7, k.roas_d30, k.roas_d90, k.observed_ltv_d7,
+    k.pooled_ltv_d7, k.pooling_weight, k.ltv_projected_d180, k.ltv_d180_low, k.ltv_d180_high,
+    k.roas_projected_d180, k.payback_day, k.payback_basis, k.verdict, k.reason
+   FROM fct_campaigns k;
 
 create view dash_cpi_hourly as
  SELECT h.app_id, h.network, h.hour, h.days, h.spend, h.paid_installs, h.cpi, h.cpi_index

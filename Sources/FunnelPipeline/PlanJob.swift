@@ -20,13 +20,17 @@ public enum PlanJob {
         public var horizon: Int
         public var bounds: SpendPlanInputs.Bounds
         public var format: String
+        /// Plans each campaign with spend ("network/campaign") instead of each network.
+        public var byCampaign: Bool
 
-        public init(app: String?, goal: Goal, horizon: Int, bounds: SpendPlanInputs.Bounds, format: String) {
+        public init(app: String?, goal: Goal, horizon: Int, bounds: SpendPlanInputs.Bounds, format: String,
+                    byCampaign: Bool = false) {
             self.app = app
             self.goal = goal
             self.horizon = horizon
             self.bounds = bounds
             self.format = format
+            self.byCampaign = byCampaign
         }
     }
 
@@ -39,23 +43,27 @@ public enum PlanJob {
         guard apps.count == 1 else {
             throw CommandFailure.usage("\(apps.count) apps have data (\(apps.joined(separator: ", "))): add --app APP")
         }
-        let inputs = try SpendPlanInputs.read(connection, app: app, horizon: request.horizon, bounds: request.bounds)
+        let inputs = try SpendPlanInputs.read(connection, app: app, horizon: request.horizon, bounds: request.bounds,
+                                              byCampaign: request.byCampaign)
+        let unit = request.byCampaign ? "campaign with spend" : "paid network"
         guard !inputs.entries.isEmpty else {
-            throw CommandFailure("\(app): no paid network with spend to plan (load ad spend files, then run 'funnel compute')")
+            throw CommandFailure("\(app): no \(unit) to plan (load ad spend files, then run 'funnel compute')")
         }
         let names = Set(inputs.entries.map(\.network.name))
         for (flag, values) in [("--min", request.bounds.minimum), ("--max", request.bounds.maximum)] {
             for name in values.keys.sorted() where !names.contains(name) {
-                throw CommandFailure.usage("\(flag) \(name): not a paid network of \(app); paid networks: "
+                throw CommandFailure.usage("\(flag) \(name): not a \(unit) of \(app); "
+                    + (request.byCampaign ? "campaigns (network/campaign): " : "paid networks: ")
                     + names.sorted().joined(separator: ", "))
             }
         }
         if inputs.entries.allSatisfy({ $0.network.curve == nil }) {
             let withCurve = inputs.entries.contains { $0.note?.hasPrefix("no LTV") == true }
             throw CommandFailure(withCurve
-                ? "\(app): no paid network has an LTV at D\(request.horizon); try --horizon D90, D180 or D365 "
+                ? "\(app): no \(unit) has an LTV at D\(request.horizon); try --horizon D90, D180 or D365 "
                     + "(the [ltv] horizons), or let more cohorts mature"
-                : "\(app): no paid network has a response curve yet (each needs 14 days of varying spend with paid installs)")
+                : "\(app): no \(unit) has a response curve yet (each needs 14 days of varying spend with paid installs"
+                    + (request.byCampaign ? ", in a network with two campaigns or more)" : ")"))
         }
         let plan: BudgetPlanner.Plan
         switch request.goal {
@@ -78,10 +86,11 @@ public enum PlanJob {
         }
         out += "maximising projected D\(request.horizon) revenue (\(plan.status.rawValue)"
         if let level = plan.marginalReturn, request.goal != .targetROAS(level) {
-            out += String(format: "; every network not at a bound earns %.2f on its next dollar", level)
+            out += String(format: "; every %@ not at a bound earns %.2f on its next dollar",
+                          request.byCampaign ? "campaign" : "network", level)
         }
         out += ")\n\n"
-        let header = ["network", "today", "planned", "change", "installs", "CPI", "ROAS D\(request.horizon)", "interval", "marginal"]
+        let header = [request.byCampaign ? "network/campaign" : "network", "today", "planned", "change", "installs", "CPI", "ROAS D\(request.horizon)", "interval", "marginal"]
         var rows = [header]
         for line in plan.lines + [plan.total] {
             let change = line.todaySpend > 0 ? String(format: "%+.0f%%", (line.plannedSpend / line.todaySpend - 1) * 100) : "-"
@@ -102,9 +111,10 @@ public enum PlanJob {
         if !noted.isEmpty {
             out += "\n" + noted.map { "  \($0.network): \(notes[$0.network] ?? "")" }.joined(separator: "\n") + "\n"
         }
-        out += "\nInstalls a day on each network's response curve; ROAS = projected D\(request.horizon) LTV x installs / spend; "
+        let unit = request.byCampaign ? "campaign" : "network"
+        out += "\nInstalls a day on each \(unit)'s response curve; ROAS = projected D\(request.horizon) LTV x installs / spend; "
             + "the interval from the curve's exponent (pivoting on today's spend) and the LTV's interval; marginal = "
-            + "revenue of the next dollar. No network goes past 3x its largest day seen.\n"
+            + "revenue of the next dollar. No \(unit) goes past 3x its largest day seen.\n"
         return out
     }
 

@@ -15,7 +15,8 @@ struct PlanCommand: ParsableCommand {
         --target-roas R, each network is spent up to where the revenue of its next dollar falls to R. \
         Beside each line: today's spend, the planned one, expected installs, CPI and ROAS at the \
         plan with an interval. A network without a curve stays at today's spend; none goes past 3x \
-        its largest day seen. Reads the marts 'funnel compute' writes.
+        its largest day seen. With --by campaign, each campaign with spend (network/campaign) on its \
+        own curve and its LTV pooled toward its network. Reads the marts 'funnel compute' writes.
         """
     )
 
@@ -45,6 +46,9 @@ struct PlanCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("The app to plan (needed when several apps have data).", valueName: "app-id"))
     var app: String?
+
+    @Option(help: ArgumentHelp("Plan per campaign ('campaign'): each campaign with spend, named network/campaign in --min and --max.", valueName: "campaign"))
+    var by: String?
 
     var horizonDay: Int? {
         let digits = horizon.uppercased().hasPrefix("D") ? String(horizon.dropFirst()) : horizon
@@ -81,6 +85,7 @@ struct PlanCommand: ParsableCommand {
         }
         if horizonDay == nil { throw ValidationError("--horizon \(horizon): expected a day such as D180 (D90, D180 or D365)") }
         if maxChange != nil, change == nil { throw ValidationError("--max-change \(maxChange ?? ""): expected a percentage such as 20%") }
+        if let by, by != "campaign" { throw ValidationError("--by \(by): only --by campaign plans below the network") }
         if !["text", "csv", "json"].contains(format) { throw ValidationError("--format \(format): use text, csv or json") }
         let lows = try Self.amounts(min, flag: "--min"), highs = try Self.amounts(max, flag: "--max")
         for (name, low) in lows.sorted(by: { $0.key < $1.key }) {
@@ -98,7 +103,7 @@ struct PlanCommand: ParsableCommand {
             app: app, goal: goal, horizon: horizonDay ?? 180,
             bounds: SpendPlanInputs.Bounds(minimum: try Self.amounts(min, flag: "--min"),
                                            maximum: try Self.amounts(max, flag: "--max"), maxChange: change),
-            format: format)
+            format: format, byCampaign: by == "campaign")
         print(try PlanJob.run(request, connection: connection), terminator: "")
     }
 }

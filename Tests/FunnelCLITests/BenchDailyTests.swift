@@ -18,7 +18,7 @@ struct BenchDailyTests {
                      "users (cohort members)", "friction: episodes", "friction: first-ranked"] {
             #expect(out.contains(line), "\(line) in:\n\(out)")
         }
-        #expect(out.range(of: #"report: +[0-9.]+ s +\(20 files"#, options: .regularExpression) != nil, "every report format written")
+        #expect(out.range(of: #"report: +[0-9.]+ s +\(21 files"#, options: .regularExpression) != nil, "every report format written")
         // The test cluster runs here, so the server's processor time is read too.
         let cpu = try #require(out.firstMatch(of: /cpu: +([0-9.]+) s +\(server ([0-9.]+) s \+ funnel ([0-9.]+) s: ([0-9.]+) of ([0-9]+) cores busy/),
                                "a cpu line with the server's share in:\n\(out)")

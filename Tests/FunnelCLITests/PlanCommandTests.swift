@@ -58,5 +58,26 @@ struct PlanCommandTests {
         let horizon = try funnel(["plan", "--budget", "500", "--horizon", "D1000"])
         #expect(horizon.status != 0)
         #expect(horizon.stderr.contains("--horizon D90, D180 or D365"), "\(horizon.stderr)")
+
+        // Per campaign: every campaign with spend is a line named network/campaign, the budget is
+        // spent, and --max names a campaign.
+        let campaigns = try funnel(["plan", "--budget", "500", "--by", "campaign", "--format", "json",
+                                    "--max", "adnova/adnova_summer=20"])
+        #expect(campaigns.status == 0, "\(campaigns.stderr)")
+        let campaignObject = try #require(try JSONSerialization.jsonObject(with: Data(campaigns.stdout.utf8)) as? [String: Any])
+        let lines = try #require(campaignObject["networks"] as? [[String: Any]])
+        let names = lines.compactMap { $0["network"] as? String }
+        #expect(names.count >= 8 && names.allSatisfy { $0.contains("/") }, "\(names)")
+        #expect(abs(lines.compactMap { $0["planned_spend"] as? Double }.reduce(0, +) - 500) < 0.05)
+        let summer = try #require(lines.first { $0["network"] as? String == "adnova/adnova_summer" })
+        #expect((summer["planned_spend"] as? Double ?? 99) <= 20.005)
+        let campaignText = try funnel(["plan", "--budget", "500", "--by", "campaign"])
+        #expect(campaignText.status == 0 && campaignText.stdout.contains("network/campaign"), "\(campaignText.stderr)")
+        let badBy = try funnel(["plan", "--budget", "500", "--by", "country"])
+        #expect(badBy.status == 2)
+        #expect(badBy.stderr.contains("only --by campaign"), "\(badBy.stderr)")
+        let badCampaign = try funnel(["plan", "--budget", "500", "--by", "campaign", "--min", "adnova=10"])
+        #expect(badCampaign.status == 2)
+        #expect(badCampaign.stderr.contains("not a campaign with spend"), "\(badCampaign.stderr)")
     }
 }

@@ -6,7 +6,7 @@ import Testing
 
 @Suite("The read-only dashboard role")
 struct RolePermissionTests {
-    static let expectedViews = ["dash_acquisition", "dash_funnel", "dash_kfactor", "dash_ltv_cpi", "dash_networks",
+    static let expectedViews = ["dash_acquisition", "dash_campaigns", "dash_funnel", "dash_kfactor", "dash_ltv_cpi", "dash_networks",
                                 "dash_retention", "dash_retention_summary", "dash_custom_retention", "dash_custom_retention_triangle"]
 
     @Test("funnel_dashboard reads every dash view but the per-user ones")

@@ -31,7 +31,34 @@ struct ReportFromMartsTests {
             .joined(separator: " ")
         #expect(text.contains("INVITES (k-factor) k-factor matures on 2024-03-30: it counts install cohorts whose first 30 days"))
         #expect(HTMLRenderer.render(report).contains("k-factor matures on 2024-03-30"))
+        let kfactor = try #require(CSVRenderer.render(report).first { $0.name == "kfactor.csv" }?.contents)
+        #expect(kfactor.hasSuffix("\r\nall,,,,,,,,,,,0,2024-03-30\r\n"), "\(kfactor)")
         #expect(text.contains("[NOT ENOUGH DATA] adnova: 2 installs and 1 payers: a verdict needs at least 100 installs"), "\(text)")
+    }
+
+    /// adnova's $10 of spend is stated without a campaign or country; its installs are in DE and FR.
+    /// --by campaign gives one row per campaign and day, --by campaign,country one cell at the
+    /// spend's grain (country ''), never the spend in one cell and the installs in others; the
+    /// campaigns section has the same CPI.
+    @Test("spend and installs meet at the spend's grain in cpi rows and the campaigns section")
+    func campaignGrain() throws {
+        let f = try ReportFixture.handComputed()
+        let byCampaign = try f.report(ReportRequest(breakdowns: [.campaign]))
+        let campaign = byCampaign.cpi.filter { $0.network == "adnova" && $0.campaign != "all" }
+        #expect(campaign.count == 1)
+        #expect(campaign.first?.country == "all" && campaign.first?.spend == 10 && campaign.first?.paidInstalls == 2)
+        #expect(campaign.first?.cpi == 5)
+        let cells = try f.report(ReportRequest(breakdowns: [.campaign, .country])).cpi
+            .filter { $0.network == "adnova" && $0.campaign != "all" }
+        #expect(cells.map(\.country) == [""], "\(cells)")
+        #expect(cells.first?.spend == 10 && cells.first?.installs == 2 && cells.first?.cpi == 5)
+        let money = try #require(byCampaign.campaigns.first { $0.network == "adnova" && $0.level == "campaign" })
+        #expect(money.cpi == 5 && money.spend == 10 && money.paidInstalls == 2)
+        #expect(!byCampaign.campaigns.contains { $0.level == "country" })
+        let withCountries = try f.report(ReportRequest(breakdowns: [.country])).campaigns
+        #expect(withCountries.filter { $0.network == "adnova" && $0.level == "country" }.map(\.country) == [""])
+        let csv = try #require(CSVRenderer.render(f.report(ReportRequest(breakdowns: [.campaign]))).first { $0.name == "cpi.csv" })
+        #expect(csv.contents.contains("\r\n2024-03-01,adnova,,all,10,1000,50,2,2,5,5,0.05,"), "\(csv.contents)")
     }
 
     @Test("D1 retention counts cohort users active on the next calendar day")

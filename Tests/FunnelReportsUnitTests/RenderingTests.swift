@@ -12,6 +12,7 @@ struct RenderingTests {
         "kfactor.csv": "network,cohort_size,invites_sent,viral_installs,invites_per_user,invite_conversion,k_factor,cycle_time_hours,amplification,cpi,viral_adjusted_cpi",
         "friction.csv": "screen,friction_type,users_hit,users_not_hit,dropoff_hit,dropoff_not_hit,relative_risk,p_value,users_lost,flagged",
         "networks.csv": "network,installs,paid_installs,spend,cpi,ltv_d7,ltv_d30,ltv_projected_d180,roas_d7,roas_d30,payback_day,k_factor,verdict,reason",
+        "campaigns.csv": "level,network,campaign,country,cohorts,installs,paid_installs,payers,spend,cpi,ltv_d7,ltv_d30,ltv_d90,roas_d7,roas_d30,roas_d90,observed_ltv_d7,pooled_ltv_d7,pooling_weight,ltv_projected_d180,ltv_d180_low,ltv_d180_high,roas_projected_d180,payback_day,payback_basis,verdict,reason",
     ]
 
     @Test("every CSV file starts with docs/reports.md's columns in order", arguments: headers.keys.sorted())
@@ -108,6 +109,8 @@ struct RenderingTests {
         #expect(plain.contains("[SCALE] adnova"))
         #expect(plain.contains("ROAS D7"))
         #expect(HTMLRenderer.render(Self.sample()).contains("<th scope=\"col\">ROAS D7</th>"))
+        #expect(plain.contains("\n    adnova_summer"))
+        #expect(HTMLRenderer.render(Self.sample()).contains("<td>adnova / adnova_summer</td>"))
         #expect(plain.contains("[CUT] pixelreach"))
         #expect(plain.contains("calendar days"))
     }
@@ -118,7 +121,7 @@ struct RenderingTests {
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         #expect(Set(object.keys) == ["scope", "has_data", "networks", "funnel", "funnel_top", "retention",
                                      "retention_summary", "retention_brackets", "custom_retention", "regular_users", "ltv", "ltv_models", "ltv_backtest",
-                                     "cpi", "cpi_totals", "kfactor", "friction", "spend_response", "plan"])
+                                     "cpi", "cpi_totals", "kfactor", "friction", "spend_response", "plan", "campaigns"])
         let scope = try #require(object["scope"] as? [String: Any])
         #expect(scope["day_rule"] as? String == "calendar")
         let networks = try #require(object["networks"] as? [[String: Any]])
@@ -234,6 +237,18 @@ struct RenderingTests {
             NetworkRow(network: "pixelreach", installs: 800, paidInstalls: 800, spend: 4000, cpi: 5, ltvD7: 0.4, ltvD30: 1,
                        ltvProjectedD180: 2, ltvD180Low: 1.5, ltvD180High: 2.5, roasD7: 0.08, roasD30: 0.2, paybackDay: nil,
                        paybackBasis: nil, kFactor: 0.02, verdict: "cut", reason: "projected D180 LTV is 0.4x CPI"),
+        ]
+        report.campaigns = [
+            CampaignRow(network: "adnova", campaign: "all", country: "all", cohorts: 30, installs: 1200, paidInstalls: 1200,
+                        payers: 60, spend: 2400, cpi: 2, ltvD7: 1.1, ltvD30: nil, ltvD90: nil, roasD7: 0.55, roasD30: nil,
+                        roasD90: nil, observedLtvD7: nil, pooledLtvD7: nil, poolingWeight: 1, ltvProjectedD180: 12,
+                        ltvD180Low: 9, ltvD180High: 15, roasProjectedD180: 6, paybackDay: 20, paybackBasis: "projected",
+                        verdict: "scale", reason: "projected D180 LTV is 6.0x CPI"),
+            CampaignRow(network: "adnova", campaign: "adnova_summer", country: "all", cohorts: 30, installs: 300,
+                        paidInstalls: 300, payers: 12, spend: 660, cpi: 2.2, ltvD7: 0.9, ltvD30: nil, ltvD90: nil, roasD7: 0.41,
+                        roasD30: nil, roasD90: nil, observedLtvD7: 0.8, pooledLtvD7: 1.0, poolingWeight: 0.25,
+                        ltvProjectedD180: 10.9, ltvD180Low: 6, ltvD180High: 17, roasProjectedD180: 4.95, paybackDay: 24,
+                        paybackBasis: "projected", verdict: "hold", reason: "pooled with adnova"),
         ]
         let steps = ["install", "first_open", "onboarding_complete", "regular_user", "first_purchase"]
         let users = [2000, 1500, 900, 400, 100]

@@ -52,6 +52,38 @@ struct SpendResponseRenderingTests {
         return report
     }
 
+    /// pixelreach is cut (RenderingTests.sample); a degenerate fit of adnova's country BR (b
+    /// 1.00 [1.00-1.00]); pixelreach's country IN whose curve alone would raise spend; adnova's
+    /// campaign adnova_summer, whose verdict (hold, under Campaigns) stands in for its curve's advice.
+    @Test("segment curves: a degenerate fit shows no numbers, advice never goes against the verdicts")
+    func segmentAdvice() throws {
+        var report = Self.sample()
+        func segment(_ network: String, campaign: String = "all", country: String = "all", b: Double, low: Double,
+                     high: Double, marginal: Decimal = 3.5, advice: String) -> SpendResponseRow {
+            SpendResponseRow(network: network, status: "fitted", days: 20, exponentB: b, exponentBLow: low,
+                             exponentBHigh: high, scaleA: 1, rSquared: 0.9, currentSpend: 50, averageCpi: 3,
+                             marginalCpi: marginal, ltvD180: 8, headroomSpend: 90, maxSpend: 60, saturated: false,
+                             inflatedDays: 0, advice: advice, campaign: campaign, country: country)
+        }
+        report.spendResponse.segments = [
+            segment("adnova", country: "BR", b: 1, low: 1, high: 1, marginal: 4.25, advice: "raise spend from $50.00 to about $90.00 a day"),
+            segment("pixelreach", country: "IN", b: 0.6, low: 0.4, high: 0.8, advice: "raise spend from $50.00 to about $90.00 a day"),
+            segment("adnova", campaign: "adnova_summer", b: 0.7, low: 0.5, high: 0.9, advice: "lower spend to about $40.00 a day"),
+        ]
+        let html = HTMLRenderer.render(report)
+        #expect(html.contains("degenerate fit"))
+        #expect(!html.contains("1.00 [1.00–1.00]"))
+        #expect(!html.contains("$4.25"))
+        #expect(html.contains("the curve alone would raise spend, but the network&#39;s verdict is cut")
+                || html.contains("the curve alone would raise spend, but the network's verdict is cut"))
+        #expect(html.contains("campaign verdict: hold"))
+        #expect(!html.contains("raise spend from $50.00"))
+        #expect(!html.contains("lower spend to about $40.00"))
+        let text = TextRenderer.render(report)
+        #expect(text.contains("degenerate"))
+        #expect(!text.contains("1.00 (1.00-1.00)"))
+    }
+
     @Test("the saturating form, segments and CPI by hour in text, HTML, CSV and JSON")
     func saturatingSegmentsAndHours() throws {
         let report = Self.saturatingSample()
@@ -67,7 +99,7 @@ struct SpendResponseRenderingTests {
                 "\(text.split(separator: "\n").filter { $0.count > TextRenderer.width })")
         let html = HTMLRenderer.render(report)
         #expect(html.contains(">satnet, saturating (saturated)</text>"))
-        #expect(html.contains("<h3>Per campaign and per country</h3>"))
+        #expect(html.contains("<details><summary>Per campaign and per country (1 curves)</summary>"))
         #expect(html.contains("<h3>CPI by hour of day</h3>"))
         let files = Dictionary(uniqueKeysWithValues: CSVRenderer.render(report).map { ($0.name, $0.contents) })
         let segments = try #require(files["spend_response_segments.csv"]).components(separatedBy: "\r\n")

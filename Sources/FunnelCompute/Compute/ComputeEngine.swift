@@ -418,6 +418,7 @@ public struct ComputeEngine: Sendable {
         try timed("fct_networks") { try connection.execute(SQLCatalog.text("marts/metrics/fct_networks.sql")) }
         try timed("fct_spend_response") { try buildSpendResponse(connection) }
         try timed("verdicts") { try buildVerdicts(connection) }
+        try timed("fct_campaigns") { try buildCampaigns(connection) }
         try timed("fct_plan") { try buildPlan(connection) }
         try timed("fct_cpi_hourly") { try connection.execute(SQLCatalog.text("marts/metrics/fct_cpi_hourly.sql")) }
     }

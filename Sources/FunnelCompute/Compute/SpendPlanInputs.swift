@@ -34,11 +34,14 @@ public struct SpendPlanInputs: Sendable {
     public var entries: [Entry]
     public var horizon: Int
 
-    /// Reads the paid networks of `app` with their LTV at day `horizon` and applies `bounds`.
+    /// Reads the paid networks of `app` (with `byCampaign`, their campaigns with spend, named
+    /// "network/campaign": `fct_plan.campaign_inputs.sql`) with their LTV at day `horizon` and
+    /// applies `bounds`.
     public static func read(_ connection: PostgresConnection, app: String, horizon: Int,
-                            bounds: Bounds = Bounds()) throws -> SpendPlanInputs {
+                            bounds: Bounds = Bounds(), byCampaign: Bool = false) throws -> SpendPlanInputs {
         var entries: [Entry] = []
-        for row in try connection.query(SQLCatalog.text("marts/metrics/fct_plan.inputs.sql"), [app, horizon]) {
+        let statement = byCampaign ? "marts/metrics/fct_plan.campaign_inputs.sql" : "marts/metrics/fct_plan.inputs.sql"
+        for row in try connection.query(SQLCatalog.text(statement), [app, horizon]) {
             let name = try row.decode(String.self, at: 0)
             let status = try row.decode(String.self, at: 1)
             let form = try row.decode(String?.self, at: 2)

@@ -36,6 +36,9 @@ public struct Report: Sendable, Codable, Equatable {
     public var spendResponse: SpendResponseSection = .empty
     /// The budget plan for today's total daily spend (fct_plan), the total last.
     public var plan: [PlanRow] = []
+    /// Money per network, campaign and (with the country breakdown) campaign and country
+    /// (fct_campaigns), each network first with its campaigns below it.
+    public var campaigns: [CampaignRow] = []
     /// While no cohort is mature for the k-factor's window: when the first one will be.
     public var kfactorMatures: KFactorMaturity?
 
@@ -63,7 +66,7 @@ public struct Report: Sendable, Codable, Equatable {
         case cpiTotals = "cpi_totals"
         case kfactor, friction
         case spendResponse = "spend_response"
-        case plan
+        case plan, campaigns
         case kfactorMatures = "kfactor_matures"
     }
 }

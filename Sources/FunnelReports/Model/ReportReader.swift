@@ -74,6 +74,7 @@ public struct ReportReader {
         report.kfactor = try rows("kfactor", [app], KFactorRow.init)
         report.spendResponse = try SpendResponseSection.read(connection, app: app)
         report.plan = try rows("plan", [app], PlanRow.init)
+        report.campaigns = try rows("campaigns", [app, request.breakdowns.contains(.country)]) { try CampaignRow($0) }
         if report.kfactor.isEmpty {
             report.kfactorMatures = try rows("kfactor_matures", [app]) { row in
                 KFactorMaturity(maturesOn: try row.text("matures_on"), firstCohort: try row.text("first_cohort"),

@@ -31,8 +31,10 @@ public struct ReportRequest: Sendable, Equatable {
         let finer = breakdowns.filter { $0 != .network }.map(\.rawValue)
         if !finer.isEmpty {
             notes.append("--by \(finer.joined(separator: ",")): broken down in the funnel"
-                + (breakdowns.contains(.campaign) || breakdowns.contains(.country) ? " and spend/CPI" : "")
-                + " only; retention, LTV, k-factor and verdicts are available per network only"
+                + (breakdowns.contains(.campaign) || breakdowns.contains(.country) ? " and spend/CPI (at the spend's grain)" : "")
+                + "; money and verdicts per campaign are under CAMPAIGNS (Campaigns in HTML)"
+                + (breakdowns.contains(.country) ? " (with each campaign's countries)" : "")
+                + "; retention, the LTV curves and k-factor are per network only"
                 + (breakdowns.contains(.platform) ? "; spend has no platform, so CPI is not split by platform" : "")
                 + ".")
         }

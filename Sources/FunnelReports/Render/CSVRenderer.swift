@@ -67,13 +67,16 @@ public enum CSVRenderer {
              }),
             ("kfactor.csv", ["network", "cohort_size", "invites_sent", "viral_installs", "invites_per_user",
                              "invite_conversion", "k_factor", "cycle_time_hours", "amplification", "cpi",
-                             "viral_adjusted_cpi", "cohorts"],
+                             "viral_adjusted_cpi", "cohorts", "matures_on"],
              report.kfactor.map {
                  [.text($0.network), .integer($0.cohortSize), .integer($0.invitesSent), .integer($0.viralInstalls),
                   .number($0.invitesPerUser), .number($0.inviteConversion), .number($0.kFactor),
                   .number($0.cycleTimeHours), .number($0.amplification), .money($0.cpi),
-                  .money($0.viralAdjustedCpi), .integer($0.cohorts)]
-             }),
+                  .money($0.viralAdjustedCpi), .integer($0.cohorts), .text("")]
+             } + (report.kfactor.isEmpty ? report.kfactorMatures.map { matures in
+                 // Before the first cohort is mature for the window: one row saying from when.
+                 [[.text("all")] + Array(repeating: Cell.integer(nil), count: 10) + [.integer(0), .text(matures.maturesOn)]]
+             } ?? [] : [])),
             ("friction.csv", ["screen", "friction_type", "users_hit", "users_not_hit", "dropoff_hit", "dropoff_not_hit",
                               "relative_risk", "p_value", "users_lost", "flagged", "q_value", "rank"],
              report.friction.rows.map {
@@ -93,6 +96,19 @@ public enum CSVRenderer {
                   .text($0.verdict), .text($0.reason), .money($0.ltvD180Low), .money($0.ltvD180High),
                   .text($0.paybackBasis ?? ""), .money($0.grossRevenue),
                   .integer($0.refunds), .money($0.refunded), .money($0.netRevenue)]
+             }),
+            ("campaigns.csv", ["level", "network", "campaign", "country", "cohorts", "installs", "paid_installs", "payers",
+                               "spend", "cpi", "ltv_d7", "ltv_d30", "ltv_d90", "roas_d7", "roas_d30", "roas_d90",
+                               "observed_ltv_d7", "pooled_ltv_d7", "pooling_weight", "ltv_projected_d180", "ltv_d180_low",
+                               "ltv_d180_high", "roas_projected_d180", "payback_day", "payback_basis", "verdict", "reason"],
+             report.campaigns.map {
+                 [.text($0.level), .text($0.network), .text($0.campaign), .text($0.country), .integer($0.cohorts),
+                  .integer($0.installs), .integer($0.paidInstalls), .integer($0.payers), .money($0.spend), .money($0.cpi),
+                  .money($0.ltvD7), .money($0.ltvD30), .money($0.ltvD90), .number($0.roasD7), .number($0.roasD30),
+                  .number($0.roasD90), .money($0.observedLtvD7), .money($0.pooledLtvD7), .number($0.poolingWeight),
+                  .money($0.ltvProjectedD180), .money($0.ltvD180Low), .money($0.ltvD180High),
+                  .number($0.roasProjectedD180), .integer($0.paybackDay), .text($0.paybackBasis ?? ""),
+                  .text($0.verdict), .text($0.reason)]
              }),
             ("money_unconverted.csv", ["app_id", "source", "currency", "rows", "amount", "first_date", "last_date",
                                        "left_out", "notice"],

@@ -23,16 +23,20 @@ extension HTMLRenderer {
                                row.saturated.map { $0 ? "saturated" : "no" } ?? Formatting.missing, row.advice]
                           })
         if !section.segments.isEmpty {
-            html += "<h3>Per campaign and per country</h3>"
+            html += "<details><summary>Per campaign and per country (\(section.segments.count) curves)</summary>"
                 + rowsTable(["network", "campaign", "country", "curve", "b (90% interval)", "spend a day", "average CPI",
                              "marginal CPI", "headroom", "advice"],
                             section.segments.map { row in
-                                [row.network, row.campaign, row.country, row.curveForm ?? row.status,
-                                 row.exponentB.map { "\(Formatting.ratio($0)) [\(Formatting.ratio(row.exponentBLow))–\(Formatting.ratio(row.exponentBHigh))]" }
-                                     ?? Formatting.missing,
-                                 Formatting.money(row.currentSpend), Formatting.money(row.averageCpi),
-                                 Formatting.money(row.marginalCpi), Formatting.money(row.headroomSpend), row.advice]
-                            })
+                                let degenerate = SegmentAdvice.isDegenerate(row)
+                                return [row.network, row.campaign, row.country, row.curveForm ?? row.status,
+                                        degenerate ? "degenerate fit" : row.exponentB.map {
+                                            "\(Formatting.ratio($0)) [\(Formatting.ratio(row.exponentBLow))–\(Formatting.ratio(row.exponentBHigh))]"
+                                        } ?? Formatting.missing,
+                                        Formatting.money(row.currentSpend), Formatting.money(row.averageCpi),
+                                        degenerate ? Formatting.missing : Formatting.money(row.marginalCpi),
+                                        degenerate ? Formatting.missing : Formatting.money(row.headroomSpend),
+                                        SegmentAdvice.advice(row, report)]
+                            }) + "</details>"
         }
         if !section.cpiByHour.isEmpty {
             html += "<h3>CPI by hour of day</h3><p class=\"note\">Hours in the reporting time zone, over the days whose "

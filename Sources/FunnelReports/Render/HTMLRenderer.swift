@@ -38,6 +38,24 @@ public enum HTMLRenderer {
                     ?? Formatting.paybackBeyond(row.paybackBasis) ?? Formatting.missing,
                  Recommendations.label(row.verdict), row.reason]
             }))
+        let campaigns = report.campaigns.filter { $0.level != "network" }
+        if !campaigns.isEmpty {
+            body += section("Campaigns", "<p>LTV and ROAS are chained (they never fall but by refunds); D180 is the "
+                + "network's projection scaled by the campaign's LTV D7 pooled toward its network, and own is the weight "
+                + "of the campaign's own cohorts in it.</p>" + table(
+                ["campaign", "paid installs", "spend", "CPI", "LTV D7", "LTV D30", "ROAS D7", "ROAS D30", "D180 pooled",
+                 "own", "payback", "verdict", "why"],
+                campaigns.map { row in
+                    [row.label, Formatting.grouped(row.paidInstalls), Formatting.money(row.spend), Formatting.money(row.cpi),
+                     Formatting.money(row.ltvD7), Formatting.money(row.ltvD30), Formatting.percent(row.roasD7),
+                     Formatting.percent(row.roasD30),
+                     "\(Formatting.money(row.ltvProjectedD180)) [\(Formatting.money(row.ltvD180Low))–\(Formatting.money(row.ltvD180High))]",
+                     Formatting.percent(row.poolingWeight),
+                     row.paybackDay.map { "day \($0)" + (row.paybackBasis == "projected" ? " (projected)" : "") }
+                        ?? Formatting.paybackBeyond(row.paybackBasis) ?? Formatting.missing,
+                     Recommendations.label(row.verdict), row.reason]
+                }, collapsed: campaigns.count > 12))
+        }
         if let sentence = PlanRendering.sentence(report.plan) {
             body += section("Plan", "<p>\(escape(sentence))</p>" + table(PlanRendering.header(report.plan),
                                                                         PlanRendering.rows(report.plan)))
@@ -124,6 +142,10 @@ public enum HTMLRenderer {
                 + "</strong> \(escape(action.sentence))</li>"
         }
         if advice.actions.isEmpty { items.append("<li>No paid network has a verdict yet.</li>") }
+        items += advice.campaignActions.map { action in
+            "<li><strong class=\"v-\(action.verdict.replacingOccurrences(of: " ", with: "-"))\">Campaign: "
+                + "\(escape(action.verdict.capitalized))</strong> \(escape(action.sentence))</li>"
+        }
         for row in advice.topFriction {
             items.append("<li><strong>Friction</strong> \(escape(row.screen)) / \(escape(row.frictionType)): "
                 + "\(Formatting.wholeUsers(row.usersLost)) users lost. Next: fix this screen first.</li>")

@@ -10,6 +10,7 @@ import Foundation
 ///             "data_through_date", "computed_at", "notes", "next_steps"},
 ///   "has_data": bool,
 ///   "networks": [networks.csv columns + ltv_d180_low, ltv_d180_high, payback_basis],
+///   "campaigns": [campaigns.csv columns but level],
 ///   "funnel": [funnel.csv columns], "funnel_top": [{network, impressions, clicks, installs, ctr,
 ///   click_to_install, ipm}], "retention": [retention.csv columns],
 ///   "retention_summary": [{mode, network, day, cohorts, cohort_size, retained, rate}],

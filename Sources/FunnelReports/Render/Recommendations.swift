@@ -1,6 +1,6 @@
 import Foundation
 
-/// The report's primary message: what to do about each network and the worst friction.
+/// The report's primary message: what to do about each network and campaign, and the worst friction.
 struct Recommendations {
     struct Action {
         let verdict: String
@@ -13,6 +13,9 @@ struct Recommendations {
     }
 
     let actions: [Action]
+    /// The campaigns with a decision (scale, cut or trim; docs/metrics.md "Money by campaign"),
+    /// in the same order; holds and thin campaigns are in the campaigns table.
+    let campaignActions: [Action]
     let topFriction: [FrictionRow]
 
     init(_ report: Report) {
@@ -23,6 +26,10 @@ struct Recommendations {
             .map { row in
                 Action(verdict: Self.label(row.verdict), network: row.network, reason: row.reason)
             }
+        campaignActions = report.campaigns
+            .filter { $0.level == "campaign" && ["scale", "cut", "trim"].contains($0.verdict.lowercased()) }
+            .sorted { (order[$0.verdict.lowercased()] ?? 9, -$0.spend) < (order[$1.verdict.lowercased()] ?? 9, -$1.spend) }
+            .map { Action(verdict: Self.label($0.verdict), network: $0.label, reason: $0.reason) }
         topFriction = Array(report.friction.rows.filter(\.flagged)
             .sorted { ($0.usersLost ?? 0) > ($1.usersLost ?? 0) }.prefix(3))
     }

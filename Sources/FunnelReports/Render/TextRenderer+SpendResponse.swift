@@ -24,6 +24,11 @@ extension TextRenderer {
                           cells[0] = row.network + " / " + (row.campaign != "all" ? "campaign " + (row.campaign.isEmpty ? "(none)" : row.campaign)
                                                             : "country " + (row.country.isEmpty ? "(none)" : row.country))
                           if row.exponentB == nil { cells[1] = row.status }
+                          if SegmentAdvice.isDegenerate(row) {
+                              cells[2] = "degenerate"
+                              cells[5] = Formatting.missing
+                              cells[7] = Formatting.missing
+                          }
                           return cells
                       }, indent: "    ")
         }

@@ -16,6 +16,7 @@ public enum TextRenderer {
         }
         summary(report, &out)
         networks(report, &out)
+        campaigns(report, &out)
         plan(report, &out)
         funnel(report, &out)
         retention(report, &out)
@@ -87,6 +88,12 @@ public enum TextRenderer {
             let coloured = out.paint(tag, verdict: action.verdict)
             out.wrapped(action.sentence, indent: "  " + coloured + " ", hanging: "    ", indentWidth: tag.count + 3)
         }
+        if !advice.campaignActions.isEmpty { out.line("  Campaigns (every campaign under CAMPAIGNS):") }
+        for action in advice.campaignActions {
+            let tag = "[\(action.verdict.uppercased())]"
+            let coloured = out.paint(tag, verdict: action.verdict)
+            out.wrapped(action.sentence, indent: "    " + coloured + " ", hanging: "      ", indentWidth: tag.count + 5)
+        }
         switch report.friction.status {
         case .notComputed:
             out.line("  Friction: no results yet (ingest ux telemetry files, then run funnel compute).")
@@ -119,6 +126,31 @@ public enum TextRenderer {
         }
         out.table(columns, rows)
         revenue(report, &out)
+    }
+
+    /// Money per campaign (and per campaign and country with --by country): chained LTV and
+    /// ROAS, LTV_D180 pooled toward the network, payback and the verdict (docs/metrics.md,
+    /// "Money by campaign").
+    private static func campaigns(_ report: Report, _ out: inout TextBuilder) {
+        let rows = report.campaigns
+        guard rows.contains(where: { $0.level != "network" }) else { return }
+        out.section("CAMPAIGNS (chained LTV and ROAS; D180 pooled toward the network)")
+        let table = rows.map { row in
+            [row.level == "network" ? row.network
+                : row.level == "campaign" ? "  " + (row.campaign.isEmpty ? "(none)" : row.campaign)
+                : "    " + (row.country.isEmpty ? "(no country)" : row.country),
+             Formatting.grouped(row.paidInstalls), Formatting.money(row.spend), Formatting.money(row.cpi),
+             Formatting.money(row.ltvD7), Formatting.percent(row.roasD7), Formatting.percent(row.roasD30),
+             Formatting.money(row.ltvProjectedD180), Formatting.percent(row.poolingWeight),
+             row.paybackDay.map { "d\($0)" + (row.paybackBasis == "projected" ? " (proj)" : "") }
+                ?? Formatting.paybackBeyond(row.paybackBasis) ?? Formatting.missing,
+             Recommendations.label(row.verdict)]
+        }
+        out.table(["campaign", "paid inst", "spend", "CPI", "LTV D7", "ROAS D7", "ROAS D30", "D180", "own",
+                   "payback", "verdict"], table)
+        out.wrapped("Each network, then its campaigns. own: the weight of the campaign's own cohorts in its LTV "
+            + "(the rest is its network's). "
+            + "Reasons in campaigns.csv and the JSON report.", indent: "  ", hanging: "  ")
     }
 
     /// Revenue per network over the days the LTV counts: purchases, refunds and what is left of

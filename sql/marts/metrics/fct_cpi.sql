@@ -5,6 +5,10 @@
 -- ctr = clicks / impressions, ipm = paid installs per 1,000 impressions: each NULL when its
 -- denominator or the spend is zero, never infinite or 0. Money is numeric (migration 0055): spend
 -- is an exact sum, the same whichever rows a run computes again, and CPIs its numeric quotients.
+-- Spend and installs meet at the grain the spend has: on a date where a (network, campaign)'s spend
+-- is stated without a country (country ''), its installs of every country, and any spend it has
+-- with a country, are counted under country '' (a cell never holds spend of one grain against
+-- installs of another).
 -- Grain: one row per (app_id, date, network, campaign, country). Reads: int_spend_day_rollup,
 -- int_cohort_rollup, and this run's spend_scope. $1: whether the run is incremental (false: a
 -- whole rebuild, which computes every date again).
@@ -17,16 +21,29 @@
 -- (an undefined CPI stays undefined).
 with dates as (
     select app_id, spend_date as date from spend_scope
+), blank as (
+    -- (date, network, campaign) whose spend is stated without a country on that date
+    select distinct s.app_id, s.spend_date, s.network, s.campaign
+    from int_spend_day_rollup s
+    where s.country = '' and (not $1 or (s.app_id, s.spend_date) in (select app_id, date from dates))
 ), installs as (
-    select r.app_id, r.cohort_date as date, r.network, r.campaign, r.country,
+    select r.app_id, r.cohort_date as date, r.network, r.campaign,
+           case when b.app_id is null then r.country else '' end as country,
            sum(r.installs) as installs, sum(r.paid_installs) as paid_installs
     from int_cohort_rollup r
+    left join blank b on b.app_id = r.app_id and b.spend_date = r.cohort_date and b.network = r.network
+                     and b.campaign = r.campaign
     where not $1 or (r.app_id, r.cohort_date) in (select app_id, date from dates)
-    group by r.app_id, r.cohort_date, r.network, r.campaign, r.country
+    group by 1, 2, 3, 4, 5
 ), spend as (
-    select s.*
+    select s.app_id, s.spend_date, s.network, s.campaign,
+           case when b.app_id is null then s.country else '' end as country,
+           sum(s.spend_usd) as spend_usd, sum(s.impressions) as impressions, sum(s.clicks) as clicks
     from int_spend_day_rollup s
+    left join blank b on b.app_id = s.app_id and b.spend_date = s.spend_date and b.network = s.network
+                     and b.campaign = s.campaign
     where not $1 or (s.app_id, s.spend_date) in (select app_id, date from dates)
+    group by 1, 2, 3, 4, 5
 ), stored as (
     select t.ctid as stored_row, t.*
     from fct_cpi t

@@ -412,12 +412,16 @@ public struct LTVBacktest: Sendable {
     }
 
     /// The ensemble's weights from one horizon's scores: the two best-scored methods `usable`
-    /// admits (the ensemble itself never), each 1 / its score (a score under 0.001 counted as
+    /// admits (asked in score order, only until two are found; the ensemble itself never), each 1 / its score (a score under 0.001 counted as
     /// 0.001), summing to 1; empty with fewer than two.
     public static func ensembleWeights(_ scores: [LTVMethod: Double], usable: (LTVMethod) -> Bool = { _ in true })
         -> [LTVMethod: Double] {
-        let best = scores.filter { $0.key != .ensemble && usable($0.key) }
-            .sorted { ($0.value, $0.key.rawValue) < ($1.value, $1.key.rawValue) }.prefix(ensembleSize)
+        // In score order, asking `usable` only until two are found (it may fit the method).
+        var best: [(key: LTVMethod, value: Double)] = []
+        for entry in scores.filter({ $0.key != .ensemble }).sorted(by: { ($0.value, $0.key.rawValue) < ($1.value, $1.key.rawValue) })
+        where best.count < ensembleSize && usable(entry.key) {
+            best.append(entry)
+        }
         guard best.count == ensembleSize else { return [:] }
         let raw = best.map { ($0.key, 1 / max($0.value, 0.001)) }
         let total = raw.reduce(0) { $0 + $1.1 }

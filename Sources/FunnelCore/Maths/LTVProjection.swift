@@ -142,7 +142,9 @@ public enum LTVProjection: Sendable {
 /// saturating curve, the 17 → 70-day pairs of a 90-day history alone cannot tell a power law's
 /// overshoot at D365). The method with the smallest score is chosen for the app and horizon (a
 /// method projecting fewer than half the points of the best-covered one, or none at H, is not
-/// considered). Intervals (`halfWidth`): the errors of the method actually
+/// considered), except that the ensemble (`LTVMethod.ensemble`: the best two blended, its own
+/// points made leaving one window out, `ensemblePoints`) is chosen wherever it has points unless
+/// that method beats it by more than a standard error (`clearlyBetter`). Intervals (`halfWidth`): the errors of the method actually
 /// used, scaled by the extrapolation, c = rms(error / ln(t / ℓ)) over its app points at every
 /// horizon; at H the half-width is q · c · ln(H / L), q the 90% quantile of Student's t with as many
 /// degrees of freedom as points (a nominal 80% interval for errors ~ N(0, (c ln k)²) with c

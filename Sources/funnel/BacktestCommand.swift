@@ -22,8 +22,8 @@ struct BacktestLTVCommand: ParsableCommand {
         discussion: """
         Reads what 'funnel compute' built. The history after --cutoff is held out (each cohort \
         loses the days after it; cohorts installed later drop out), each method (power law, \
-        development factors, linear tail, per-user BG/NBD) projects the horizon from what is left, and the \
-        projection is compared with the LTV the same cohorts reached on the horizon, once all of \
+        development factors, linear tail, per-user BG/NBD, and the ensemble of the two best with the \
+        weights of compute's back-test) projects the horizon from what is left, and the projection is compared with the LTV the same cohorts reached on the horizon, once all of \
         them are mature for it. Each app's cutoff is judged by its own history: an app the cutoff \
         falls outside of is named and left out. Without --cutoff, each app's is the latest that \
         leaves every kept cohort mature for the horizon (the first half of its history when none \

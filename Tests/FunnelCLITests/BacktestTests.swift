@@ -26,7 +26,7 @@ struct BacktestTests {
         #expect(lines.first == "app,network,method,cutoff,history_days,horizon,projected,observed,error,chosen")
         let rows = lines.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
         let all = rows.filter { $0[1] == "all" }
-        #expect(Set(all.map { $0[2] }) == ["power law", "development factors", "linear tail", "per-user BG/NBD"])
+        #expect(Set(all.map { $0[2] }) == ["power law", "development factors", "linear tail", "per-user BG/NBD", "ensemble"])
         // Data through 2024-06-29 (60 days from 05-01): a cutoff on 05-19 leaves the oldest cohort 18 days
         // old, and the youngest kept (installed on 05-19) is 41 days old on 06-29: mature for D40.
         #expect(all.allSatisfy { $0[3] == "2024-05-19" && $0[4] == "18" && $0[5] == "40" })

@@ -91,7 +91,7 @@ enum CDNOWLTV {
         let (triangle, observed) = Self.cut(customers, days: cut, horizons: horizons)
         let outcome = LTVBacktest.run(networks: ["all": triangle], horizons: horizons)
         var fits: [LTVMethod: LTVProjection] = [:]
-        for method in LTVMethod.allCases { fits[method] = LTVProjection.fit(method, triangle) }
+        for method in LTVMethod.fitted { fits[method] = LTVProjection.fit(method, triangle) }
         var cells: [Cell] = []
         var running = 0.0
         for horizon in horizons.sorted() {
@@ -106,8 +106,14 @@ enum CDNOWLTV {
                                   high: interval.high))
                 continue
             }
-            let used = outcome.ranking(horizon: horizon).first { fits[$0] != nil }
-            if let used, let projection = fits[used] {
+            let made: (LTVMethod) -> LTVProjection? = { method in
+                method == .ensemble ? outcome.ensemble(horizon: horizon, lastDay: triangle.lastDay) { fits[$0] } : fits[method]
+            }
+            var byMethod = fits
+            byMethod[.ensemble] = made(.ensemble)
+            let projection = outcome.ranking(horizon: horizon).lazy.compactMap(made).first
+            let used = projection?.method
+            if let used, let projection {
                 let center = projection.predict(day: horizon)
                 running = max(running, outcome.halfWidth(method: used, horizon: horizon, lastDay: triangle.lastDay) ?? .infinity)
                 projected = center
@@ -115,7 +121,7 @@ enum CDNOWLTV {
                 high = center * exp(running)
             }
             cells.append(Cell(cut: cut, horizon: horizon, observed: observed[horizon]!,
-                              byMethod: fits.mapValues { $0.predict(day: horizon) / observed[horizon]! - 1 },
+                              byMethod: byMethod.mapValues { $0.predict(day: horizon) / observed[horizon]! - 1 },
                               chosen: used, projected: projected, low: low, high: high))
         }
         return cells

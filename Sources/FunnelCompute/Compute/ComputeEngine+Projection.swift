@@ -41,7 +41,13 @@ extension ComputeEngine {
                 outcome = LTVBacktest.outcome(points: fresh.points + carried.points)
                 try storeBacktest(connection, app: app, points: fresh.points, outcome: outcome, age: 0)
                 try storeBacktest(connection, app: app, points: carried.points, outcome: outcome, age: carried.age)
-                if horizons.contains(where: { outcome.ranking(horizon: $0).first == .purchaseModel }) {
+                try storeBacktest(connection, app: app, points: outcome.points.filter { $0.method == .ensemble }, outcome: outcome,
+                                  age: 0)
+                if horizons.contains(where: { horizon in
+                    let first = outcome.ranking(horizon: horizon).first
+                    return first == .purchaseModel || (first == .ensemble && outcome.scores[horizon].map {
+                        LTVBacktest.ensembleWeights($0)[.purchaseModel] != nil } == true)
+                }) {
                     if !withBuyers {
                         triangles = try LTVTriangles.load(connection, withBuyers: true)
                         withBuyers = true
@@ -245,6 +251,7 @@ struct NetworkProjection {
         var fitted: [LTVMethod: LTVProjection?] = [:]
         func fit(_ method: LTVMethod) -> LTVProjection? {
             if let known = fitted[method] { return known }
+            guard method != .ensemble else { return nil }
             let made = LTVProjection.fit(method, triangle, pooled: pooled, ownFit: ownFit, spend: spend)
             fitted[method] = made
             return made
@@ -264,7 +271,10 @@ struct NetworkProjection {
                 parts.append("D\(horizon) power law (too far to back-test from this history), interval nominal 90% from the fit")
                 continue
             }
-            guard let used = outcome.ranking(horizon: horizon).lazy.compactMap({ fit($0) }).first else { continue }
+            let made: (LTVMethod) -> LTVProjection? = { method in
+                method == .ensemble ? outcome.ensemble(horizon: horizon, lastDay: triangle.lastDay, fit: fit) : fit(method)
+            }
+            guard let used = outcome.ranking(horizon: horizon).lazy.compactMap(made).first else { continue }
             chosenByHorizon[horizon] = used
             let own = outcome.halfWidth(method: used.method, horizon: horizon, lastDay: triangle.lastDay)
             let width = own ?? widest.map { LTVBacktest.studentT90(degrees: $0.points) * $0.c
@@ -303,7 +313,7 @@ struct NetworkProjection {
     /// cost a pass over every history, is evaluated weekly and interpolated between.
     func curve(days: [Int]) -> [Double] {
         guard let projection, let first = days.first, let last = days.last else { return [] }
-        let step = projection.method == .purchaseModel ? 7 : 1
+        let step = projection.usesPurchaseModel ? 7 : 1
         var knots = Array(stride(from: first, through: last, by: step))
         if knots.last != last { knots.append(last) }
         let knotValues = knots.map { projection.predict(day: $0) }

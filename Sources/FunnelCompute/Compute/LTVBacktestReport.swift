@@ -75,6 +75,19 @@ public struct LTVBacktestReport: Sendable {
             """, [horizon]) {
             chosen[try row.decode(String.self, at: 0)] = try row.decode(String.self, at: 1)
         }
+        // Compute's back-test points of each app: what weighs the ensemble.
+        var points: [String: [LTVBacktest.Point]] = [:]
+        for row in try connection.query("""
+            select app_id, method, horizon, from_day, target_day, origin_day, projected::float8, observed::float8
+            from fct_ltv_backtest where network = 'all' and method <> $1
+            order by app_id, method, horizon, origin_day, target_day
+            """, [LTVMethod.ensemble.rawValue]) {
+            guard let method = LTVMethod(rawValue: try row.decode(String.self, at: 1)) else { continue }
+            points[try row.decode(String.self, at: 0), default: []].append(LTVBacktest.Point(
+                network: "all", method: method, horizon: try row.decode(Int.self, at: 2), fromDay: try row.decode(Int.self, at: 3),
+                targetDay: try row.decode(Int.self, at: 4), originDay: try row.decode(Int.self, at: 5),
+                projected: try row.decode(Double.self, at: 6), observed: try row.decode(Double.self, at: 7)))
+        }
         var rows: [Row] = []
         var skipped: [Skipped] = []
         for state in states {
@@ -108,9 +121,13 @@ public struct LTVBacktestReport: Sendable {
             for network in networks.keys.sorted(by: { ($0 == "all" ? 0 : 1, $0) < ($1 == "all" ? 0 : 1, $1) }) {
                 guard let window = windows[network], window.history.lastDay >= 0 else { continue }
                 let observed = window.observed(day: horizon)
+                var fitted: [LTVMethod: LTVProjection] = [:]
                 for method in LTVMethod.allCases {
-                    let projected = LTVProjection.fit(method, window.history, pooled: pooled, ownFit: network != "all",
-                                                      spend: spend)?.predict(day: horizon)
+                    let projection = method == .ensemble
+                        ? LTVBacktest.outcome(points: points[app] ?? []).ensemble(horizon: horizon, lastDay: window.history.lastDay) { fitted[$0] }
+                        : LTVProjection.fit(method, window.history, pooled: pooled, ownFit: network != "all", spend: spend)
+                    fitted[method] = projection
+                    let projected = projection?.predict(day: horizon)
                     let error = projected.flatMap { value in observed.flatMap { $0 > 0 ? value / $0 - 1 : nil } }
                     rows.append(Row(app: app, network: network, method: method.rawValue, cutoff: cutoffDate,
                                     historyDays: window.history.lastDay, horizon: horizon, projected: projected,

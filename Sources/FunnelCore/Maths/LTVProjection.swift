@@ -12,6 +12,42 @@ public enum LTVMethod: String, Sendable, CaseIterable, Codable {
     case linearTail = "linear tail"
     /// BG/NBD on every install's purchase history (`PurchaseModelProjection`).
     case purchaseModel = "per-user BG/NBD"
+    /// The geometric blend of the two methods with the best back-test scores at a horizon, each
+    /// weighted by 1 / its score (`LTVBacktest.ensembleWeights`). It is fitted from the back-test,
+    /// not from a triangle alone: its own back-test values blend each window's projections with
+    /// the weights the other windows give (`LTVBacktest.ensemblePoints`).
+    case ensemble = "ensemble"
+
+    /// The methods fitted on a triangle (every one but the ensemble).
+    public static let fitted: [LTVMethod] = allCases.filter { $0 != .ensemble }
+}
+
+/// Methods' projections blended geometrically: LTV(d) = Π p_m(d)^w_m, the weights summing to 1.
+public struct LTVEnsemble: Sendable {
+    /// Each method's projection and weight, the heaviest first.
+    public let parts: [(projection: LTVProjection, weight: Double)]
+
+    /// Nil with fewer than two parts or weights that are not positive and finite.
+    public init?(parts: [(projection: LTVProjection, weight: Double)]) {
+        let total = parts.reduce(0) { $0 + $1.weight }
+        guard parts.count >= 2, total > 0, total.isFinite, parts.allSatisfy({ $0.weight > 0 }) else { return nil }
+        self.parts = parts.map { ($0.projection, $0.weight / total) }
+            .sorted { ($0.weight, $0.projection.method.rawValue) > ($1.weight, $1.projection.method.rawValue) }
+    }
+
+    /// The blended LTV on a day (each part floored at a millionth of a USD, so a zero cannot void the blend).
+    public func predict(day: Int) -> Double {
+        exp(parts.reduce(0) { $0 + $1.weight * log(max($1.projection.predict(day: day), 1e-6)) })
+    }
+
+    /// Whether the per-user model is one of the parts.
+    public var usesPurchaseModel: Bool { parts.contains { $0.projection.method == .purchaseModel } }
+
+    public var modelDescription: String {
+        "ensemble (geometric, weights 1 / back-test score): "
+            + parts.map { String(format: "%.2f", $0.weight) + " x \($0.projection.method.rawValue) [\($0.projection.modelDescription)]" }
+                .joined(separator: " + ")
+    }
 }
 
 /// One method fitted on one triangle.
@@ -19,12 +55,14 @@ public enum LTVProjection: Sendable {
     case powerLaw(PowerLawFit)
     case developmentFactors(DevelopmentFactorProjection)
     case purchaseModel(PurchaseModelProjection)
+    case ensemble(LTVEnsemble)
 
     public var method: LTVMethod {
         switch self {
         case .powerLaw: .powerLaw
         case .developmentFactors(let fit): fit.tail == .linear ? .linearTail : .developmentFactors
         case .purchaseModel: .purchaseModel
+        case .ensemble: .ensemble
         }
     }
 
@@ -34,6 +72,7 @@ public enum LTVProjection: Sendable {
         case .powerLaw(let fit): fit.predict(day: day)
         case .developmentFactors(let fit): fit.predict(day: day)
         case .purchaseModel(let fit): fit.predict(day: day)
+        case .ensemble(let blend): blend.predict(day: day)
         }
     }
 
@@ -42,11 +81,21 @@ public enum LTVProjection: Sendable {
         case .powerLaw(let fit): fit.modelDescription
         case .developmentFactors(let fit): fit.modelDescription
         case .purchaseModel(let fit): fit.modelDescription
+        case .ensemble(let blend): blend.modelDescription
+        }
+    }
+
+    /// Whether the projection reads the per-user model (itself or as a part of the ensemble).
+    public var usesPurchaseModel: Bool {
+        switch self {
+        case .purchaseModel: true
+        case .ensemble(let blend): blend.usesPurchaseModel
+        default: false
         }
     }
 
     /// Fits `method` on a triangle; nil when the triangle does not carry enough for it (or the fit
-    /// failed). For the
+    /// failed, and always for the ensemble, which `LTVBacktest.Outcome.ensemble` makes). For the
     /// per-user model, `pooled` (the app's fit) projects the network when it has fewer than
     /// `LTVBacktest.minimumNetworkBuyers` buyers or `ownFit` is false (the app's own triangle), and
     /// warm-starts the network's own fit otherwise; `spend` (the app's Gamma-Gamma fit) values
@@ -68,6 +117,8 @@ public enum LTVProjection: Sendable {
                 return PurchaseModelProjection(fitted: pooled, triangle: triangle, spend: spend).map(LTVProjection.purchaseModel)
             }
             return PurchaseModelProjection.fit(triangle, start: pooled?.model, spend: spend).map(LTVProjection.purchaseModel)
+        case .ensemble:
+            return nil
         }
     }
 }
@@ -91,7 +142,9 @@ public enum LTVProjection: Sendable {
 /// saturating curve, the 17 → 70-day pairs of a 90-day history alone cannot tell a power law's
 /// overshoot at D365). The method with the smallest score is chosen for the app and horizon (a
 /// method projecting fewer than half the points of the best-covered one, or none at H, is not
-/// considered). Intervals (`halfWidth`): the errors of the method actually
+/// considered), except that the ensemble (`LTVMethod.ensemble`: the best two blended, its own
+/// points made leaving one window out, `ensemblePoints`) is chosen wherever it has points unless
+/// that method beats it by more than a standard error (`clearlyBetter`). Intervals (`halfWidth`): the errors of the method actually
 /// used, scaled by the extrapolation, c = rms(error / ln(t / ℓ)) over its app points at every
 /// horizon; at H the half-width is q · c · ln(H / L), q the 90% quantile of Student's t with as many
 /// degrees of freedom as points (a nominal 80% interval for errors ~ N(0, (c ln k)²) with c
@@ -158,13 +211,37 @@ public struct LTVBacktest: Sendable {
             chosenByHorizon.min { (abs($0.key - horizon), $0.key) < (abs($1.key - horizon), $1.key) }?.value
         }
 
-        /// Methods ordered by their score at `horizon` (as `chosen(horizon:)`), best first, then
-        /// those not back-tested there.
+        /// The method chosen at `horizon` (as `chosen(horizon:)`) first, then the others by their
+        /// score there, best first, then those not back-tested there.
         public func ranking(horizon: Int) -> [LTVMethod] {
             let key = chosenByHorizon.keys.min { (abs($0 - horizon), $0) < (abs($1 - horizon), $1) }
             let atHorizon = key.flatMap { scores[$0] } ?? [:]
-            return atHorizon.sorted { ($0.value, $0.key.rawValue) < ($1.value, $1.key.rawValue) }.map(\.key)
+            let first = key.flatMap { chosenByHorizon[$0] }
+            return (first.map { [$0] } ?? [])
+                + atHorizon.sorted { ($0.value, $0.key.rawValue) < ($1.value, $1.key.rawValue) }.map(\.key).filter { $0 != first }
                 + LTVMethod.allCases.filter { atHorizon[$0] == nil }
+        }
+
+        /// The ensemble at `horizon` projected from days 0...`lastDay` (weights as `chosen(horizon:)`):
+        /// the two best-scored methods that `fit` can fit, blended. Nil when fewer than two fit, when
+        /// the ensemble has no back-test values, or when its parts disagree at the horizon by more
+        /// than the full width of its own interval there (|ln(p1 / p2)| > 2 x its half-width): the
+        /// extrapolation then goes past what the back-test saw of them (on a saturating curve the
+        /// power law, close to the development factors on the short windows, projected D365 twice
+        /// as high), and the next method of the ranking projects.
+        public func ensemble(horizon: Int, lastDay: Int, fit: (LTVMethod) -> LTVProjection?) -> LTVProjection? {
+            guard let width = halfWidth(method: .ensemble, horizon: horizon, lastDay: lastDay) else { return nil }
+            let key = chosenByHorizon.keys.min { (abs($0 - horizon), $0) < (abs($1 - horizon), $1) }
+            guard let key, let atHorizon = scores[key] else { return nil }
+            var fitted: [LTVMethod: LTVProjection] = [:]
+            let weights = LTVBacktest.ensembleWeights(atHorizon) { method in
+                if fitted[method] == nil, let made = fit(method) { fitted[method] = made }
+                return fitted[method] != nil
+            }
+            guard let blend = LTVEnsemble(parts: weights.map { (fitted[$0.key]!, $0.value) }) else { return nil }
+            let values = blend.parts.map { max($0.projection.predict(day: horizon), 1e-6) }
+            guard let high = values.max(), let low = values.min(), log(high / low) <= 2 * width else { return nil }
+            return .ensemble(blend)
         }
 
         /// c of `method`: rms of its app errors over their log extrapolation ratios; nil without points.
@@ -257,7 +334,7 @@ public struct LTVBacktest: Sendable {
         for network in networks.keys.sorted(by: { ($0 == "all" ? 0 : 1, $0) < ($1 == "all" ? 0 : 1, $1) }) {
             guard let window = windows[network], window.history.installs > 0,
                   let observed = window.observed(day: targetDay), observed > 0 else { continue }
-            for method in methods {
+            for method in methods where method != .ensemble {
                 let projection: LTVProjection?
                 if method == .purchaseModel {
                     projection = pooledFit.flatMap { PurchaseModelProjection(fitted: $0, triangle: window.history, spend: pooledSpend) }
@@ -275,8 +352,20 @@ public struct LTVBacktest: Sendable {
         return points
     }
 
-    /// The choice per horizon from back-test points (made now or kept from a run before).
+    /// The choice per horizon from back-test points (made now or kept from a run before). Ensemble
+    /// points passed in are dropped and made again from the methods' points (`ensemblePoints`)
+    /// when `methods` holds the ensemble.
     public static func outcome(points: [Point], methods: [LTVMethod] = LTVMethod.allCases) -> Outcome {
+        let base = points.filter { $0.method != .ensemble }
+        let all = methods.contains(.ensemble) ? base + ensemblePoints(base, methods: methods.filter { $0 != .ensemble }) : base
+        let (scores, chosen) = score(all, methods: methods)
+        return Outcome(points: all, scores: scores, chosenByHorizon: chosen)
+    }
+
+    /// Per horizon H, each method's score over the app's points at H and shorter horizons (a method
+    /// with fewer than half the points of the best-covered one, or none at H, not scored), and the
+    /// best-scored method.
+    static func score(_ points: [Point], methods: [LTVMethod]) -> ([Int: [LTVMethod: Double]], [Int: LTVMethod]) {
         var scores: [Int: [LTVMethod: Double]] = [:]
         var chosen: [Int: LTVMethod] = [:]
         let app = points.filter { $0.network == "all" && $0.logRatio > 0 }
@@ -291,9 +380,84 @@ public struct LTVBacktest: Sendable {
                 byMethod[method] = mine.reduce(0) { $0 + abs($1.logError) / $1.logRatio } / Double(mine.count)
             }
             scores[horizon] = byMethod
-            chosen[horizon] = byMethod.min { ($0.value, $0.key.rawValue) < ($1.value, $1.key.rawValue) }?.key
+            let best = byMethod.min { ($0.value, $0.key.rawValue) < ($1.value, $1.key.rawValue) }?.key
+            if let best, best != .ensemble, byMethod[.ensemble] != nil,
+               !clearlyBetter(best, than: .ensemble, points: upTo) {
+                chosen[horizon] = .ensemble
+            } else {
+                chosen[horizon] = best
+            }
         }
-        return Outcome(points: points, scores: scores, chosenByHorizon: chosen)
+        return (scores, chosen)
+    }
+
+    /// Whether `method` back-tests better than `other` by more than the noise of a few windows
+    /// tells: over the windows both project (the points given), the mean of the paired differences
+    /// of |error| / ln(t / l) lies more than one standard error below zero. The ensemble is chosen
+    /// unless a method beats it so: with three windows a horizon, a lower score alone is mostly
+    /// the luck of the windows (on CDNOW cut at 90 days, the per-user model scored best at D365 on
+    /// its windows and projected 14% high, the blend 8%).
+    static func clearlyBetter(_ method: LTVMethod, than other: LTVMethod, points: [Point]) -> Bool {
+        struct Window: Hashable { let horizon: Int; let origin: Int; let target: Int }
+        var mine: [Window: Double] = [:], theirs: [Window: Double] = [:]
+        for point in points where point.method == method || point.method == other {
+            let window = Window(horizon: point.horizon, origin: point.originDay, target: point.targetDay)
+            let value = abs(point.logError) / point.logRatio
+            if point.method == method { mine[window] = value } else { theirs[window] = value }
+        }
+        let differences = mine.compactMap { window, value in theirs[window].map { value - $0 } }
+        guard differences.count >= 2 else { return true }
+        let n = Double(differences.count)
+        let mean = differences.reduce(0, +) / n
+        let variance = differences.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / (n - 1)
+        return mean < -(variance / n).squareRoot()
+    }
+
+    /// The ensemble's weights from one horizon's scores: the two best-scored methods `usable`
+    /// admits (asked in score order, only until two are found; the ensemble itself never), each 1 / its score (a score under 0.001 counted as
+    /// 0.001), summing to 1; empty with fewer than two.
+    public static func ensembleWeights(_ scores: [LTVMethod: Double], usable: (LTVMethod) -> Bool = { _ in true })
+        -> [LTVMethod: Double] {
+        // In score order, asking `usable` only until two are found (it may fit the method).
+        var best: [(key: LTVMethod, value: Double)] = []
+        for entry in scores.filter({ $0.key != .ensemble }).sorted(by: { ($0.value, $0.key.rawValue) < ($1.value, $1.key.rawValue) })
+        where best.count < ensembleSize && usable(entry.key) {
+            best.append(entry)
+        }
+        guard best.count == ensembleSize else { return [:] }
+        let raw = best.map { ($0.key, 1 / max($0.value, 0.001)) }
+        let total = raw.reduce(0) { $0 + $1.1 }
+        return Dictionary(uniqueKeysWithValues: raw.map { ($0.0, $0.1 / total) })
+    }
+
+    /// How many methods the ensemble blends.
+    public static let ensembleSize = 2
+
+    /// The ensemble's back-test values: for each window of the app's points (a horizon and an
+    /// origin), that window's projections blended with the weights the app's points of the
+    /// other windows give (leave one window out), against the same observed value. A window
+    /// without other windows at its horizon, or without two of the weighted methods, gives none.
+    static func ensemblePoints(_ points: [Point], methods: [LTVMethod]) -> [Point] {
+        let app = points.filter { $0.network == "all" && $0.logRatio > 0 }
+        struct Window: Hashable { let horizon: Int; let origin: Int; let target: Int }
+        let windows = Set(app.map { Window(horizon: $0.horizon, origin: $0.originDay, target: $0.targetDay) })
+            .sorted { ($0.horizon, $0.origin, $0.target) < ($1.horizon, $1.origin, $1.target) }
+        var result: [Point] = []
+        for window in windows {
+            let inWindow: (Point) -> Bool = {
+                $0.horizon == window.horizon && $0.originDay == window.origin && $0.targetDay == window.target
+            }
+            let mine = app.filter(inWindow)
+            let (scores, _) = score(app.filter { !inWindow($0) }, methods: methods)
+            guard let atHorizon = scores[window.horizon], let first = mine.first else { continue }
+            let weights = ensembleWeights(atHorizon) { method in mine.contains { $0.method == method } }
+            guard !weights.isEmpty else { continue }
+            let logValue = mine.filter { weights[$0.method] != nil }.reduce(0) { $0 + weights[$1.method]! * log($1.projected) }
+            result.append(Point(network: "all", method: .ensemble, horizon: window.horizon, fromDay: first.fromDay,
+                                targetDay: window.target, originDay: window.origin, projected: exp(logValue),
+                                observed: first.observed))
+        }
+        return result
     }
 
     static func rms(_ values: [Double]) -> Double {

@@ -9,7 +9,7 @@ import Testing
     /// The folders a statement file may live in: the layers, then the readers and the ledgered sets.
     static let folders = [
         "staging/", "intermediate/metrics/", "intermediate/friction/", "marts/metrics/", "marts/friction/",
-        "bookkeeping/ingest/", "bookkeeping/metrics/", "bookkeeping/friction/", "dashboards/", "checks/",
+        "bookkeeping/ingest/", "bookkeeping/metrics/", "bookkeeping/friction/", "bookkeeping/apps/", "dashboards/", "checks/",
         "reports/", "query/", "migrations/", "schema/", "bench/", "citus/",
     ]
 

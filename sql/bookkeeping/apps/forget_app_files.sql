@@ -2,7 +2,7 @@
 -- that ingesting such a file again loads it again: the ingest ledger (with its rejects, by the
 -- foreign key), and the files compute and friction had folded. Files that still hold another
 -- app's rows stay recorded. Reads and writes: deleted_app_files, compute_files, friction_files,
--- ingest_files.
+-- ingest_files. Grain: deletes one ledger row per forgotten file in each ledger.
 with forgotten as (
     select file_id from deleted_app_files where not shared
 ), compute as (

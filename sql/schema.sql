@@ -639,7 +639,8 @@ create table ingest_files (
     default_tz text,
     max_reject_share double precision,
     ranks_as bigint,
-    superseded_at timestamp with time zone
+    superseded_at timestamp with time zone,
+    source text
 );
 
 alter table ingest_files add constraint ingest_files_pkey PRIMARY KEY (file_id);
@@ -984,7 +985,9 @@ create table raw_installs (
     referrer_user_id text,
     invite_id text,
     file_id bigint not null,
-    device_id text
+    device_id text,
+    adset text,
+    creative text
 ) partition by RANGE (installed_at);
 
 alter table raw_installs add constraint raw_installs_pkey PRIMARY KEY (app_id, event_id, installed_at);

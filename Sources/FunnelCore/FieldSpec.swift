@@ -95,6 +95,8 @@ extension EventKind {
                 FieldSpec("campaign", .identifier, required: false),
                 FieldSpec("referrer_user_id", .identifier, required: false),
                 FieldSpec("invite_id", .identifier, required: false),
+                FieldSpec("adset", .identifier, required: false),
+                FieldSpec("creative", .identifier, required: false),
             ]
         case .opens:
             Self.eventHeader + [

@@ -56,6 +56,9 @@ struct IngestCommand: ParsableCommand {
     @Flag(help: "Load again the files already loaded with rejected rows, with the current options: what they stored is not stored twice.")
     var retry = false
 
+    @Option(help: ArgumentHelp("The vendor whose export every file is, read as the vendor ships it (\(VendorSource.names); docs/imports.md); default: the file's [[ingest.files]] rule's source, else told by a CSV header where only one vendor writes it.", valueName: "vendor"))
+    var source: String?
+
     @OptionGroup var reading: FileReadingOptions
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var logging: LoggingOptions
@@ -65,6 +68,14 @@ struct IngestCommand: ParsableCommand {
         guard lease >= 1 else { throw ValidationError("--lease must be at least 1 second") }
         guard bulkRows >= 1 else { throw ValidationError("--bulk-rows must be at least 1") }
         guard splitCopyMB >= 0 else { throw ValidationError("--split-copy-mb must be 0 or more") }
+        if let source {
+            guard VendorSource(rawValue: source) != nil else {
+                throw ValidationError("--source \(source): not a vendor funnel reads; use one of \(VendorSource.names)")
+            }
+            guard reading.kind == nil else {
+                throw ValidationError("--source and --kind: a vendor's export holds several kinds, each row's told by the vendor; give one of them")
+            }
+        }
     }
 
     func run() throws {
@@ -90,6 +101,7 @@ struct IngestCommand: ParsableCommand {
                                                                          splitCopyBytes: Int64(splitCopyMB) << 20))
         job.reading = reading.reading(ingestSettings)
         job.retry = retry
+        job.source = source.flatMap(VendorSource.init(rawValue:))
         let outcome = try job.run(files: files, stop: stop, progress: progress, listRejects: showRejects, logger: workerLogger)
         ticker.stop()
         let reports = outcome.reports

@@ -53,7 +53,7 @@ struct CLITests {
         #expect(words.contains("required: event_id, app_id, user_id or device_id, installed_at,"), "\(help.stdout)")
         let installs = try FunnelExecutable.run(["inputs", "installs"])
         #expect(installs.status == 0)
-        #expect(installs.stdout.contains("CSV header: event_id,app_id,user_id,installed_at,network,platform,country,campaign,referrer_user_id,invite_id,device_id"))
+        #expect(installs.stdout.contains("CSV header: event_id,app_id,user_id,installed_at,network,platform,country,campaign,referrer_user_id,invite_id,adset,creative,device_id"))
         #expect(installs.stdout.contains("user_id           required  identifier: the app's user id; required unless device_id is given"))
         #expect(installs.stdout.contains("platform          optional  one of: ios, android"))
         #expect(installs.stdout.contains("installed_at      required  timestamp (RFC 3339 with a zone, or Unix epoch milliseconds)"))

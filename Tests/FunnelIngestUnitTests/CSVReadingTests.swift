@@ -13,7 +13,7 @@ struct CSVReadingTests {
             + "e1,app,u1,2024-05-01T10:00:00Z,facebook,iOS,de,spring,,\n")
         let result = try readAll(path)
         #expect(result.rejects == [])
-        #expect(result.lines[.installs] == ["e1\tapp\tu1\t2024-05-01 10:00:00+00\tfacebook\tios\tDE\tspring\t\\N\t\\N\t\\N"])
+        #expect(result.lines[.installs] == ["e1\tapp\tu1\t2024-05-01 10:00:00+00\tfacebook\tios\tDE\tspring\t\\N\t\\N\t\\N\t\\N\t\\N"])
         #expect(result.rowsRead == 1)
     }
 

@@ -14,7 +14,8 @@
 
 create temp table if not exists stage_installs (
     event_id text, app_id text, user_id text, installed_at timestamptz, network text,
-    platform text, country text, campaign text, referrer_user_id text, invite_id text, device_id text);
+    platform text, country text, campaign text, referrer_user_id text, invite_id text, adset text, creative text,
+    device_id text);
 
 create temp table if not exists stage_opens (
     event_id text, app_id text, user_id text, opened_at timestamptz, session_seconds integer, device_id text);

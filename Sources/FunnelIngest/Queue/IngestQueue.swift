@@ -42,7 +42,7 @@ public struct IngestQueue {
             do {
                 inserted = try connection.query(SQLCatalog.text("bookkeeping/ingest/enqueue_file.sql"),
                                                 [path, kind?.rawValue, sha256, sizeBytes, options.assumeTimeZone, zones,
-                                                 options.fallbackTimeZone, options.maxRejectShare, ranksAs])
+                                                 options.fallbackTimeZone, options.maxRejectShare, ranksAs, options.source?.rawValue])
             } catch let error as PostgresError where error.sqlState == .uniqueViolation {
                 continue
             }
@@ -85,7 +85,8 @@ public struct IngestQueue {
         }
         let options = FileReadOptions(assumeTimeZone: try row.decode(String?.self, at: 3), appTimeZones: zones,
                                       fallbackTimeZone: try row.decode(String?.self, at: 6),
-                                      maxRejectShare: try row.decode(Double?.self, at: 7) ?? IngestSettings.defaultMaxRejectShare)
+                                      maxRejectShare: try row.decode(Double?.self, at: 7) ?? IngestSettings.defaultMaxRejectShare,
+                                      source: try row.decode(String?.self, at: 9).flatMap(VendorSource.init(rawValue:)))
         return ClaimedFile(fileID: try row.decode(Int64.self, at: 0), path: try row.decode(String.self, at: 1),
                            kind: kindName.flatMap(EventKind.init(rawValue:)), options: options,
                            attempts: try row.decode(Int.self, at: 4), ranksAs: try row.decode(Int64?.self, at: 8))

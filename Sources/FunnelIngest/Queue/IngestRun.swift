@@ -69,6 +69,8 @@ public struct IngestRun: Sendable {
     /// The `[ingest]` settings: zones per app and per file name, the reject share; `kind` and
     /// `assumeTimeZone` (the command line's) win over a file rule's.
     public var reading = IngestSettings()
+    /// The vendor whose export every file is (`--source`), over the files' rules.
+    public var source: VendorSource?
     /// Load content loaded before again (`--retry`): what its first load rejected and the new
     /// options accept is stored; what it stored is not stored twice.
     public var retry = false
@@ -184,7 +186,13 @@ public struct IngestRun: Sendable {
 
     /// The kind of a file: the command line's, else its `[[ingest.files]]` rule's, else its name's.
     func kindOf(_ path: String) -> EventKind? {
-        kind ?? reading.rule(for: path)?.kind.flatMap(EventKind.init(rawValue:)) ?? EventKind(fileName: path)
+        if sourceOf(path) != nil { return nil }
+        return kind ?? reading.rule(for: path)?.kind.flatMap(EventKind.init(rawValue:)) ?? EventKind(fileName: path)
+    }
+
+    /// The vendor whose export a file is: the command line's, else its `[[ingest.files]]` rule's.
+    func sourceOf(_ path: String) -> VendorSource? {
+        source ?? reading.rule(for: path)?.source.flatMap(VendorSource.init(rawValue:))
     }
 
     /// How a file is read: the command line's zone, else its rule's, for every row; the apps'
@@ -192,7 +200,7 @@ public struct IngestRun: Sendable {
     func readOptions(_ path: String) -> FileReadOptions {
         FileReadOptions(assumeTimeZone: assumeTimeZone ?? reading.rule(for: path)?.assumeTimeZone,
                         appTimeZones: reading.appTimeZones, fallbackTimeZone: reading.assumeTimeZone,
-                        maxRejectShare: reading.maxRejectShare)
+                        maxRejectShare: reading.maxRejectShare, source: sourceOf(path))
     }
 
     /// Runs the workers until every file is finished; returns the files they loaded.

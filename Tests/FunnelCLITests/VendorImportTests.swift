@@ -1,0 +1,167 @@
+import Foundation
+import PostgresClient
+import Testing
+import TestSupport
+
+/// Vendor exports as the vendors ship them, through `funnel ingest` (docs/imports.md): sample
+/// files written from each vendor's documented columns, checked in the raw tables by kind,
+/// person, network and currency, with the rows the vendor marks and the rejects named.
+@Suite("Vendor imports, through the binary")
+struct VendorImportTests {
+    typealias Workspace = FirstHourTests.Workspace
+
+    /// The columns of an AppsFlyer raw-data report (installs, in-app events, uninstalls,
+    /// reinstalls and retargeting reports share them), in AppsFlyer's order, with the optional
+    /// Blocked Reason and Rejected Reason fields of the Protect360 and validation reports.
+    static let appsFlyerColumns = [
+        "Attributed Touch Type", "Attributed Touch Time", "Install Time", "Event Time", "Event Name", "Event Value",
+        "Event Revenue", "Event Revenue Currency", "Event Revenue USD", "Event Source", "Is Receipt Validated", "Partner",
+        "Media Source", "Channel", "Keywords", "Campaign", "Campaign ID", "Adset", "Adset ID", "Ad", "Ad ID", "Ad Type",
+        "Site ID", "Region", "Country Code", "State", "City", "IP", "Language", "AppsFlyer ID", "Advertising ID", "IDFA",
+        "Android ID", "Customer User ID", "IDFV", "Platform", "Device Type", "OS Version", "App Version", "SDK Version",
+        "App ID", "App Name", "Bundle ID", "Is Retargeting", "Retargeting Conversion Type", "Is Primary Attribution",
+        "User Agent", "Blocked Reason", "Rejected Reason",
+    ]
+
+    /// One CSV line of an AppsFlyer report: the given columns' values, the others empty.
+    static func appsFlyerRow(_ values: [String: String]) -> String {
+        appsFlyerColumns.map { column in
+            let value = values[column] ?? ""
+            return value.contains(",") || value.contains("\"") || value.contains("\n")
+                ? "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : value
+        }.joined(separator: ",")
+    }
+
+    static func install(_ device: String, user: String = "", at time: String, media: String, extra: [String: String] = [:]) -> [String: String] {
+        ["Attributed Touch Type": "click", "Install Time": time, "Event Time": time, "Event Name": "install",
+         "Media Source": media, "AppsFlyer ID": device, "Customer User ID": user, "App ID": "id1234567", "App Name": "Demo",
+         "Platform": "ios", "Is Retargeting": "false", "Is Primary Attribution": "true"].merging(extra) { $1 }
+    }
+
+    static func inApp(_ device: String, user: String = "", name: String, at time: String, extra: [String: String] = [:]) -> [String: String] {
+        ["Install Time": "2024-05-01 10:00:00", "Event Time": time, "Event Name": name, "Media Source": "googleadwords_int",
+         "Campaign": "spring", "AppsFlyer ID": device, "Customer User ID": user, "App ID": "id1234567", "Platform": "ios",
+         "Is Retargeting": "false"].merging(extra) { $1 }
+    }
+
+    /// An installs report: paid, organic (UK), blocked, a retargeting conversion, a bad time, a
+    /// record whose User Agent holds a line break (lines 7-8), and a second paid network.
+    static let installsReport: String = {
+        let rows = [
+            install("af-1", user: "u1", at: "2024-05-01 10:00:00", media: "googleadwords_int",
+                    extra: ["Campaign": "spring", "Adset": "ads-1", "Ad": "cr-1", "Country Code": "US"]),
+            install("af-2", at: "2024-05-01 11:00:00", media: "organic", extra: ["Country Code": "UK", "Platform": "android"]),
+            install("af-9", at: "2024-05-01 11:30:00", media: "Facebook Ads", extra: ["Blocked Reason": "click_flood"]),
+            install("af-1", user: "u1", at: "2024-05-06 09:00:00", media: "Facebook Ads",
+                    extra: ["Is Retargeting": "true", "Retargeting Conversion Type": "re-engagement", "Campaign": "winback"]),
+            install("af-5", at: "2024-13-01 10:00:00", media: "Facebook Ads"),
+            install("af-3", user: "u3", at: "2024-05-01 12:00:00", media: "Facebook Ads",
+                    extra: ["User Agent": "Mozilla/5.0\n(iPhone)", "Country Code": "de"]),
+            install("af-4", user: "u4", at: "2024-05-02 08:00:00", media: "Facebook Ads", extra: ["Adset": "ads-2"]),
+        ]
+        return appsFlyerColumns.joined(separator: ",") + "\n" + rows.map(appsFlyerRow).joined(separator: "\n") + "\n"
+    }()
+
+    /// An in-app events report: a purchase, its refund, a device-only purchase, a custom event
+    /// with its Event Value, an uninstall and a row AppsFlyer's validation rules rejected.
+    static let inAppEventsReport: String = {
+        let rows = [
+            inApp("af-1", user: "u1", name: "af_purchase", at: "2024-05-02 12:00:00",
+                  extra: ["Event Revenue": "4.99", "Event Revenue Currency": "EUR", "Event Value": #"{"af_revenue":"4.99","af_content_id":"gems"}"#]),
+            inApp("af-1", user: "u1", name: "af_purchase", at: "2024-05-09 08:00:00",
+                  extra: ["Event Revenue": "-4.99", "Event Revenue Currency": "EUR"]),
+            inApp("af-2", name: "af_purchase", at: "2024-05-03 09:00:00", extra: ["Event Revenue": "9.99", "Event Revenue Currency": "USD"]),
+            inApp("af-1", user: "u1", name: "af_level_achieved", at: "2024-05-02 13:00:00", extra: ["Event Value": #"{"af_level":"3"}"#]),
+            inApp("af-2", name: "uninstall", at: "2024-05-04 10:00:00", extra: ["Media Source": "organic"]),
+            inApp("af-7", name: "af_purchase", at: "2024-05-03 10:00:00",
+                  extra: ["Event Revenue": "99", "Event Revenue Currency": "USD", "Rejected Reason": "validation_rule"]),
+        ]
+        return appsFlyerColumns.joined(separator: ",") + "\n" + rows.map(appsFlyerRow).joined(separator: "\n") + "\n"
+    }()
+
+    static func strings(_ connection: PostgresConnection, _ sql: String) throws -> [String] {
+        try connection.query(sql).rows.map { try $0.decode(String.self, at: 0) }
+    }
+
+    @Test("AppsFlyer reports: installs per network with adset and creative, purchases and refunds per currency, events with properties, marked rows and rejects named")
+    func appsFlyerReports() throws {
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        let installs = try workspace.write("id1234567_installs_2024-05-01_2024-05-07.csv", Self.installsReport)
+        let events = try workspace.write("id1234567_in-app-events_2024-05-01_2024-05-09.csv", Self.inAppEventsReport)
+
+        // The installs report is told by its header; its times are read in UTC, AppsFlyer's default.
+        let first = try workspace.funnel(["ingest", installs.path, "--show-rejects"])
+        #expect(first.status == 0, "\(first.stdout)\(first.stderr)")
+        #expect(first.stdout.contains("5 rows, 0 duplicates, 1 rejected (9 lines: 1 header, 6 rows, 1 blank, 1 inside quoted fields)"), "\(first.stdout)")
+        #expect(first.stdout.contains("read as AppsFlyer raw data (told by its header)"), "\(first.stdout)")
+        #expect(first.stdout.contains("times without a zone read in UTC (AppsFlyer's default report time zone"), "\(first.stdout)")
+        #expect(first.stdout.contains("1 row blocked by AppsFlyer (Blocked Reason), not loaded (line 4)"), "\(first.stdout)")
+        #expect(first.stdout.contains("kept as event properties only, not stored on installs or purchases: Attributed Touch Type"), "\(first.stdout)")
+        #expect(first.stdout.contains("\(installs.lastPathComponent):6: installed_at: \"2024-13-01 10:00:00\""), "\(first.stdout)")
+
+        // The in-app events report named by --source, in the app's report zone given by --assume-tz.
+        let second = try workspace.funnel(["ingest", events.path, "--source", "appsflyer", "--assume-tz", "Europe/Berlin", "--json"])
+        #expect(second.status == 0, "\(second.stdout)\(second.stderr)")
+        let document = try FirstHourTests.json(second.stdout)
+        let file = try #require((document["files"] as? [[String: Any]])?.first)
+        #expect(file["rows_loaded"] as? Int == 5)
+        #expect(file["rows_read"] as? Int == 5)
+        #expect(file["lines"] as? Int == 7)
+        let message = try #require(file["message"] as? String)
+        #expect(message.contains("read as AppsFlyer raw data (--source or its file rule)"), "\(message)")
+        #expect(message.contains("times without a zone read in Europe/Berlin (--assume-tz"), "\(message)")
+        #expect(message.contains("1 row rejected by AppsFlyer (Rejected Reason), not loaded (line 7)"), "\(message)")
+
+        let connection = try workspace.settings.connect()
+        // Installs: one per device, the retargeting conversion and the blocked row not among them.
+        #expect(try Self.strings(connection, "select network || ':' || count(*) from funnel.raw_installs group by network order by network")
+            == ["Facebook Ads:2", "googleadwords_int:1", "organic:1"])
+        #expect(try Self.strings(connection, """
+            select concat_ws('|', user_id, device_id, to_char(installed_at at time zone 'UTC', 'YYYY-MM-DD HH24:MI'), network,
+                             coalesce(campaign, '-'), coalesce(adset, '-'), coalesce(creative, '-'), coalesce(country, '-'), platform)
+            from funnel.raw_installs order by device_id
+            """) == [
+                "u1|af-1|2024-05-01 10:00|googleadwords_int|spring|ads-1|cr-1|US|ios",
+                "device:af-2|af-2|2024-05-01 11:00|organic|-|-|-|GB|android",
+                "u3|af-3|2024-05-01 12:00|Facebook Ads|-|-|-|DE|ios",
+                "u4|af-4|2024-05-02 08:00|Facebook Ads|-|ads-2|-|-|ios",
+            ])
+        // Purchases and the refund per currency, at Berlin times (12:00 +02:00 is 10:00 UTC).
+        #expect(try Self.strings(connection, "select currency || ':' || sum(revenue)::text || ':' || count(*) from funnel.raw_purchases group by currency order by currency")
+            == ["EUR:0.000000:2", "USD:9.990000:1"])
+        #expect(try Self.strings(connection, "select to_char(purchased_at at time zone 'UTC', 'YYYY-MM-DD HH24:MI') from funnel.raw_purchases where revenue = 4.99")
+            == ["2024-05-02 10:00"])
+        // Events: the retargeting conversion kept apart, the custom event and the uninstall, with properties.
+        #expect(try Self.strings(connection, "select event || ':' || user_id from funnel.raw_events order by event")
+            == ["af_level_achieved:u1", "re-engagement:u1", "uninstall:device:af-2"])
+        #expect(try Self.strings(connection, "select properties->>'Event Value' from funnel.raw_events where event = 'af_level_achieved'")
+            == [#"{"af_level":"3"}"#])
+        #expect(try Self.strings(connection, "select concat_ws('|', properties->>'Media Source', properties->>'Campaign', properties->>'Is Retargeting') from funnel.raw_events where event = 're-engagement'")
+            == ["Facebook Ads|winback|true"])
+        // u1's device is tied to u1; the device-only af-2 stays a person of its own.
+        #expect(try Self.strings(connection, "select device_id || '>' || user_id from funnel.identity_links order by device_id")
+            == ["af-1>u1", "af-3>u3", "af-4>u4"])
+
+        // The same export again is skipped by its content; nothing is stored twice.
+        let again = try workspace.funnel(["ingest", installs.path])
+        #expect(again.status == 0)
+        #expect(again.stdout.contains("skipped"), "\(again.stdout)")
+        #expect(try connection.query("select count(*) from funnel.raw_installs").scalar(Int.self) == 4)
+    }
+
+    @Test("an AppsFlyer file without its required columns is refused, naming them; --source with --kind is a usage error")
+    func appsFlyerRefusals() throws {
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        let bad = try workspace.write("af.csv", "Event Time,Event Name,Media Source\n2024-05-01 10:00:00,install,organic\n")
+        let refused = try workspace.funnel(["ingest", bad.path, "--source", "appsflyer"])
+        #expect(refused.status == 1)
+        #expect(refused.stdout.contains("not readable as AppsFlyer raw data: the header lacks AppsFlyer's columns AppsFlyer ID, App ID"),
+                "\(refused.stdout)")
+        let usage = try workspace.funnel(["ingest", bad.path, "--source", "appsflyer", "--kind", "installs"])
+        #expect(usage.status != 0 && usage.status != 1)
+        let unknown = try workspace.funnel(["ingest", bad.path, "--source", "nobody"])
+        #expect(unknown.stderr.contains("--source nobody: not a vendor funnel reads; use one of appsflyer"), "\(unknown.stderr)")
+    }
+}

@@ -219,3 +219,28 @@ public struct VendorSummary: Sendable, Equatable {
         return parts.joined(separator: "; ")
     }
 }
+
+/// A vendor file's translation written out as funnel NDJSON: the same rows in funnel's own
+/// contract (`funnel bench ingest --vendor` loads both to compare their throughput).
+package enum VendorTranslation {
+    /// Writes the NDJSON `path` translates into (one line per vendor line) to `output`.
+    package static func writeNDJSON(from path: String, source: VendorSource, to output: String) throws {
+        let stream: VendorStream
+        do {
+            stream = try VendorStream(path: path, source: source, detected: false, options: ReaderOptions())
+        } catch {
+            switch error {
+            case .refusal(let refusal): throw refusal
+            case .source(let failure): throw FileRefusal.unreadable(path: path, reason: "\(failure)")
+            }
+        }
+        let file = try FileOutput(path: output)
+        defer { file.close() }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let n = try buffer.withUnsafeMutableBufferPointer { try stream.read(into: $0.baseAddress!, count: $0.count) }
+            if n == 0 { break }
+            try file.write(Array(buffer[0..<n]))
+        }
+    }
+}

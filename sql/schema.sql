@@ -932,11 +932,13 @@ create table raw_ad_spend (
     impressions bigint,
     clicks bigint,
     file_id bigint not null,
-    hour smallint
+    hour smallint,
+    adset text not null default ''::text,
+    creative text not null default ''::text
 ) partition by RANGE (spend_date);
 
 alter table raw_ad_spend add constraint raw_ad_spend_hour_range CHECK (((hour >= 0) AND (hour <= 23)));
-alter table raw_ad_spend add constraint raw_ad_spend_key UNIQUE NULLS NOT DISTINCT (app_id, spend_date, network, campaign, country, hour);
+alter table raw_ad_spend add constraint raw_ad_spend_key UNIQUE NULLS NOT DISTINCT (app_id, spend_date, network, campaign, country, adset, creative, hour);
 
 CREATE INDEX raw_ad_spend_by_file ON ONLY funnel.raw_ad_spend USING btree (file_id);
 

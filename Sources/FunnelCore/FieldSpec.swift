@@ -133,6 +133,8 @@ extension EventKind {
                 FieldSpec("impressions", .count, required: false),
                 FieldSpec("clicks", .count, required: false),
                 FieldSpec("hour", .count, required: false),
+                FieldSpec("adset", .identifier, required: false),
+                FieldSpec("creative", .identifier, required: false),
             ]
         case .steps:
             Self.eventHeader + [

@@ -60,7 +60,7 @@ struct CLITests {
         let spend = try FunnelExecutable.run(["inputs", "ad_spend"])
         #expect(spend.status == 0)
         #expect(spend.stdout.contains("hour         optional  hour of the day, 0-23, in the reporting time zone like date"))
-        #expect(spend.stdout.contains("CSV header: app_id,date,network,spend,campaign,country,currency,impressions,clicks,hour"))
+        #expect(spend.stdout.contains("CSV header: app_id,date,network,spend,campaign,country,currency,impressions,clicks,hour,adset,creative"))
         let wrong = try FunnelExecutable.run(["inputs", "install"])
         #expect(wrong.status == 2)
         #expect(wrong.stderr.contains("no input kind install; the kinds are installs, opens,"))

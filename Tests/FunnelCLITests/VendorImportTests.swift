@@ -164,4 +164,18 @@ struct VendorImportTests {
         let unknown = try workspace.funnel(["ingest", bad.path, "--source", "nobody"])
         #expect(unknown.stderr.contains("--source nobody: not a vendor funnel reads; use one of appsflyer"), "\(unknown.stderr)")
     }
+
+    @Test("ad_spend by adset and creative: two ad sets of one campaign are two rows, a later file restates one, a row without them is its own")
+    func spendByAdset() throws {
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        let first = try workspace.write("ad_spend-1.csv", "app_id,date,network,spend,campaign,adset,creative\n"
+            + "app,2024-05-01,meta,10,spring,young,video\napp,2024-05-01,meta,20,spring,old,video\napp,2024-05-01,meta,5,spring,,\n")
+        let second = try workspace.write("ad_spend-2.csv", "app_id,date,network,spend,campaign,adset,creative\napp,2024-05-01,meta,12,spring,young,video\n")
+        #expect(try workspace.funnel(["ingest", first.path, "-q"]).status == 0)
+        #expect(try workspace.funnel(["ingest", second.path, "-q"]).status == 0)
+        let connection = try workspace.settings.connect()
+        #expect(try Self.strings(connection, "select concat_ws('|', adset, creative, spend::text) from funnel.raw_ad_spend order by adset, spend")
+            == ["||5.000000", "old|video|20.000000", "young|video|12.000000"])
+    }
 }

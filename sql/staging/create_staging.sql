@@ -32,7 +32,7 @@ create temp table if not exists stage_invites (
 
 create temp table if not exists stage_ad_spend (
     app_id text, spend_date date, network text, spend numeric(20,6), campaign text, country text,
-    currency text, impressions bigint, clicks bigint, hour smallint);
+    currency text, impressions bigint, clicks bigint, hour smallint, adset text, creative text);
 
 create temp table if not exists stage_steps (
     event_id text, app_id text, user_id text, occurred_at timestamptz, step text, screen text, device_id text);

@@ -162,7 +162,7 @@ struct VendorImportTests {
         let usage = try workspace.funnel(["ingest", bad.path, "--source", "appsflyer", "--kind", "installs"])
         #expect(usage.status != 0 && usage.status != 1)
         let unknown = try workspace.funnel(["ingest", bad.path, "--source", "nobody"])
-        #expect(unknown.stderr.contains("--source nobody: not a vendor funnel reads; use one of appsflyer"), "\(unknown.stderr)")
+        #expect(unknown.stderr.contains("--source nobody: not a vendor funnel reads; use one of appsflyer, adjust"), "\(unknown.stderr)")
     }
 
     @Test("ad_spend by adset and creative: two ad sets of one campaign are two rows, a later file restates one, a row without them is its own")
@@ -177,5 +177,56 @@ struct VendorImportTests {
         let connection = try workspace.settings.connect()
         #expect(try Self.strings(connection, "select concat_ws('|', adset, creative, spend::text) from funnel.raw_ad_spend order by adset, spend")
             == ["||5.000000", "old|video|20.000000", "young|video|12.000000"])
+    }
+
+    /// An Adjust CSV export (columns named by placeholders, braces kept as Adjust's CSV
+    /// definition writes them; user_id a callback parameter): installs, a session, purchases in
+    /// whole units and in cents, a refund, an event, a reattribution, a sandbox row, a rejected
+    /// install, a click and a row whose created_at is no Unix time (line 13).
+    static let adjustExport = """
+        {activity_kind},{created_at},{installed_at},{app_id},{adid},{idfa},{network_name},{campaign_name},{adgroup_name},{creative_name},{country},{os_name},{event_name},{revenue_float},{revenue},{currency},{environment},{time_spent},{rejection_reason},{city},user_id
+        install,1714557600,1714557600,com.example.app,adj-1,IDFA-1,Facebook Installs,spring,adg-1,cr-1,us,ios,,,,,production,,,Berlin,u1
+        install,1714561200,1714561200,com.example.app,adj-2,,Organic,,,,de,android,,,,,production,,,,
+        session,1714644000,1714557600,com.example.app,adj-1,IDFA-1,Facebook Installs,spring,adg-1,cr-1,us,ios,,,,,production,95,,,u1
+        event,1714647600,1714557600,com.example.app,adj-1,IDFA-1,Facebook Installs,spring,adg-1,cr-1,us,ios,purchase,4.99,,EUR,production,,,,u1
+        event,1714651200,1714561200,com.example.app,adj-2,,Organic,,,,de,android,purchase,,999,USD,production,,,,
+        event,1715241600,1714557600,com.example.app,adj-1,IDFA-1,Facebook Installs,spring,adg-1,cr-1,us,ios,refund,-4.99,,EUR,production,,,,u1
+        event,1714654800,1714557600,com.example.app,adj-1,IDFA-1,Facebook Installs,spring,adg-1,cr-1,us,ios,level_up,,,,production,,,Berlin,u1
+        install,1714557600,1714557600,com.example.app,adj-8,,Facebook Installs,,,,us,ios,,,,,sandbox,,,,
+        rejected_install,1714557600,,com.example.app,adj-9,,Facebook Installs,,,,us,ios,,,,,production,,click_injection,,
+        click,1714557000,,com.example.app,,,Facebook Installs,spring,,,us,ios,,,,,production,,,,
+        reattribution,1715000000,1714557600,com.example.app,adj-1,IDFA-1,Google Ads ACI,winback,,,us,ios,,,,,production,,,,u1
+        install,yesterday,,com.example.app,adj-7,,Facebook Installs,,,,us,ios,,,,,production,,,,
+
+        """
+
+    @Test("Adjust export: Unix-second times, installs per network with adgroup and creative, sessions, revenue in units and cents per currency, marked rows and rejects named")
+    func adjustExport() throws {
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        let file = try workspace.write("adjust_raw_2024-05-01.csv", Self.adjustExport)
+        let outcome = try workspace.funnel(["ingest", file.path, "--show-rejects"])
+        #expect(outcome.status == 0, "\(outcome.stdout)\(outcome.stderr)")
+        let out = outcome.stdout
+        #expect(out.contains("8 rows, 0 duplicates, 1 rejected (13 lines: 1 header, 9 rows, 3 blank)"), "\(out)")
+        #expect(out.contains("read as Adjust raw data (told by its header)"), "\(out)")
+        #expect(!out.contains("times without a zone"), "Adjust's times are Unix seconds: \(out)")
+        #expect(out.contains("1 row test rows (environment sandbox), not loaded (line 9)"), "\(out)")
+        #expect(out.contains("1 row rejected by Adjust's fraud prevention (rejected_install, rejected_reattribution, rejection_reason), not loaded (line 10)"), "\(out)")
+        #expect(out.contains("1 row clicks and impressions (no person's activity), not loaded (line 11)"), "\(out)")
+        #expect(out.contains("\(file.lastPathComponent):13: installed_at: \"yesterday\""), "\(out)")
+        let connection = try workspace.settings.connect()
+        #expect(try Self.strings(connection, """
+            select concat_ws('|', user_id, to_char(installed_at at time zone 'UTC', 'YYYY-MM-DD HH24:MI'), network, coalesce(campaign, '-'),
+                             coalesce(adset, '-'), coalesce(creative, '-'), country, platform)
+            from funnel.raw_installs order by device_id
+            """) == ["u1|2024-05-01 10:00|Facebook Installs|spring|adg-1|cr-1|US|ios", "device:adj-2|2024-05-01 11:00|organic|-|-|-|DE|android"])
+        #expect(try Self.strings(connection, "select user_id || ':' || to_char(opened_at at time zone 'UTC', 'YYYY-MM-DD HH24:MI') || ':' || session_seconds from funnel.raw_opens")
+            == ["u1:2024-05-02 10:00:95"])
+        #expect(try Self.strings(connection, "select currency || ':' || sum(revenue)::text || ':' || count(*) from funnel.raw_purchases group by currency order by currency")
+            == ["EUR:0.000000:2", "USD:9.990000:1"])
+        #expect(try Self.strings(connection, "select event || ':' || coalesce(properties->>'city', '-') || ':' || coalesce(properties->>'network_name', '-') from funnel.raw_events order by event")
+            == ["level_up:Berlin:Facebook Installs", "reattribution:-:Google Ads ACI"])
+        #expect(try Self.strings(connection, "select device_id || '>' || user_id from funnel.identity_links order by device_id") == ["adj-1>u1"])
     }
 }

@@ -14,5 +14,7 @@ struct VendorSourceTests {
     func detection() {
         #expect(VendorSource.detect(csvColumns: ["Install Time", "Event Time", "Event Name", "AppsFlyer ID", "App ID"]) == .appsflyer)
         #expect(VendorSource.detect(csvColumns: ["event_id", "app_id", "user_id", "installed_at", "network"]) == nil)
+        #expect(VendorSource.detect(csvColumns: ["{activity_kind}", "{created_at}", "{adid}", "{app_id}"]) == .adjust)
+        #expect(VendorSource.detect(csvColumns: ["activity_kind", "created_at", "adid", "app_token"]) == .adjust)
     }
 }

@@ -65,7 +65,7 @@ public final class InputFileReader {
         var vendorSource = options.source
         var detected = false
         if vendorSource == nil, options.kind == nil, options.format != .ndjson, InputFormat(fileName: fileName) != .ndjson {
-            vendorSource = Self.detectVendor(path: path, options: options)
+            vendorSource = Self.detectVendor(path: path, named: fileName, options: options)
             detected = vendorSource != nil
         }
         // A vendor that writes times without a zone has a default zone of its own (AppsFlyer: UTC).
@@ -129,7 +129,7 @@ public final class InputFileReader {
 
     /// The vendor a CSV file's header names unambiguously (``VendorSource/detect(csvColumns:)``),
     /// read from the file's first line; nil when it names none or cannot be read.
-    private static func detectVendor(path: String, options: ReaderOptions) -> VendorSource? {
+    private static func detectVendor(path: String, named fileName: String, options: ReaderOptions) -> VendorSource? {
         guard let probe = try? ByteSource(path: path, limit: options.expansion) else { return nil }
         defer { probe.release() }
         var head = [UInt8](repeating: 0, count: 64 * 1024)
@@ -146,7 +146,8 @@ public final class InputFileReader {
         if let end = line.firstIndex(of: 0x0a) { line = line[..<end] }
         if line.starts(with: [0xef, 0xbb, 0xbf]) { line = line.dropFirst(3) }
         if line.last == 0x0d { line = line.dropLast() }
-        guard line.first != 0x7b else { return nil }
+        // A line starting with `{` is NDJSON, unless the name says CSV (Adjust's `{adid},...` header).
+        guard line.first != 0x7b || InputFormat(fileName: fileName) == .csv else { return nil }
         var splitter = CSVSplitter()
         let bytes = Array(line)
         return bytes.withUnsafeBufferPointer { record in

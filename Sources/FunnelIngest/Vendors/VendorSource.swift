@@ -9,11 +9,14 @@ public enum VendorSource: String, Sendable, CaseIterable {
     /// AppsFlyer raw-data reports (installs, in-app events, uninstalls, reinstalls, retargeting,
     /// organic or not), CSV as exported.
     case appsflyer
+    /// Adjust CSV exports and raw-data callbacks (a column per placeholder, `{adid}` or `adid`).
+    case adjust
 
     /// The name the summary and docs use.
     public var displayName: String {
         switch self {
         case .appsflyer: "AppsFlyer raw data"
+        case .adjust: "Adjust raw data"
         }
     }
 
@@ -21,6 +24,7 @@ public enum VendorSource: String, Sendable, CaseIterable {
     public var vendorName: String {
         switch self {
         case .appsflyer: "AppsFlyer"
+        case .adjust: "Adjust"
         }
     }
 
@@ -32,6 +36,7 @@ public enum VendorSource: String, Sendable, CaseIterable {
     var writesZonelessTimes: Bool {
         switch self {
         case .appsflyer: true
+        case .adjust: false
         }
     }
 
@@ -40,6 +45,7 @@ public enum VendorSource: String, Sendable, CaseIterable {
     var defaultTimeZone: String? {
         switch self {
         case .appsflyer: "UTC"
+        case .adjust: nil
         }
     }
 
@@ -48,12 +54,15 @@ public enum VendorSource: String, Sendable, CaseIterable {
     static func detect(csvColumns columns: [String]) -> VendorSource? {
         let names = Set(columns.map { $0.trimmingCharacters(in: [" ", "\t"]) })
         if names.contains("AppsFlyer ID"), names.contains("Event Time"), names.contains("Event Name") { return .appsflyer }
+        let placeholders = Set(names.map { $0.hasPrefix("{") && $0.hasSuffix("}") && $0.count >= 2 ? String($0.dropFirst().dropLast()) : $0 })
+        if placeholders.contains("adid"), placeholders.contains("activity_kind"), placeholders.contains("created_at") { return .adjust }
         return nil
     }
 
     func makeTranslator() -> any VendorTranslator {
         switch self {
         case .appsflyer: AppsFlyerTranslator()
+        case .adjust: AdjustTranslator()
         }
     }
 }

@@ -162,7 +162,7 @@ struct VendorImportTests {
         let usage = try workspace.funnel(["ingest", bad.path, "--source", "appsflyer", "--kind", "installs"])
         #expect(usage.status != 0 && usage.status != 1)
         let unknown = try workspace.funnel(["ingest", bad.path, "--source", "nobody"])
-        #expect(unknown.stderr.contains("--source nobody: not a vendor funnel reads; use one of appsflyer, adjust"), "\(unknown.stderr)")
+        #expect(unknown.stderr.contains("--source nobody: not a vendor funnel reads; use one of appsflyer, adjust, segment, rudderstack"), "\(unknown.stderr)")
     }
 
     @Test("ad_spend by adset and creative: two ad sets of one campaign are two rows, a later file restates one, a row without them is its own")
@@ -228,5 +228,52 @@ struct VendorImportTests {
         #expect(try Self.strings(connection, "select event || ':' || coalesce(properties->>'city', '-') || ':' || coalesce(properties->>'network_name', '-') from funnel.raw_events order by event")
             == ["level_up:Berlin:Facebook Installs", "reattribution:-:Google Ads ACI"])
         #expect(try Self.strings(connection, "select device_id || '>' || user_id from funnel.identity_links order by device_id") == ["adj-1>u1"])
+    }
+
+    /// Segment calls as a warehouse export writes them, one per line (line 5 blank, line 7 the
+    /// same messageId again, line 10 a track without an event, line 11 a time without a zone).
+    static let segmentCalls = [
+        #"{"type":"identify","messageId":"s-1","anonymousId":"anon-1","userId":"u1","timestamp":"2024-05-01T10:00:00.000Z","traits":{"plan":"pro"},"context":{"app":{"namespace":"com.example.app","name":"Example"}}}"#,
+        #"{"type":"track","event":"Install Attributed","messageId":"s-2","anonymousId":"anon-1","timestamp":"2024-05-01T09:59:00.000Z","properties":{"provider":"AppsFlyer","campaign":{"source":"Facebook Ads","name":"spring","ad_group":"ads-1","ad_creative":"video-3"}},"context":{"app":{"namespace":"com.example.app"}}}"#,
+        #"{"type":"track","event":"Application Opened","messageId":"s-3","userId":"u1","anonymousId":"anon-1","timestamp":"2024-05-01T10:01:00Z","context":{"app":{"namespace":"com.example.app"}}}"#,
+        #"{"type":"screen","name":"Home","messageId":"s-4","userId":"u1","timestamp":"2024-05-01T10:02:00Z","properties":{"from":"launch"},"context":{"app":{"namespace":"com.example.app"}}}"#,
+        "",
+        #"{"type":"track","event":"Order Completed","messageId":"s-5","userId":"u1","timestamp":"2024-05-02T12:00:00Z","properties":{"revenue":4.99,"currency":"EUR","product_id":"gems"},"context":{"app":{"namespace":"com.example.app"}}}"#,
+        #"{"type":"track","event":"Order Completed","messageId":"s-5","userId":"u1","timestamp":"2024-05-02T12:00:00Z","properties":{"revenue":4.99,"currency":"EUR","product_id":"gems"},"context":{"app":{"namespace":"com.example.app"}}}"#,
+        #"{"type":"track","event":"Signed Up","messageId":"s-6","anonymousId":"anon-2","timestamp":"2024-05-02T13:00:00Z","properties":{"method":"email","referrer":"friend \"Bob\""},"context":{"app":{"namespace":"com.example.app"}}}"#,
+        #"{"type":"alias","messageId":"s-7","previousId":"anon-2","userId":"u2","timestamp":"2024-05-02T13:01:00Z","context":{"app":{"namespace":"com.example.app"}}}"#,
+        #"{"type":"track","messageId":"s-8","userId":"u2","timestamp":"2024-05-02T14:00:00Z","context":{"app":{"namespace":"com.example.app"}}}"#,
+        #"{"type":"track","event":"Played","messageId":"s-9","userId":"u2","timestamp":"2024-05-02T14:00:00","context":{"app":{"namespace":"com.example.app"}}}"#,
+    ].joined(separator: "\n") + "\n"
+
+    @Test("Segment calls: messageId deduplicates, identify and alias merge a person, Install Attributed is an install, revenue a purchase, rejects named by line")
+    func segmentCalls() throws {
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        let file = try workspace.write("segment-export.ndjson", Self.segmentCalls)
+        let outcome = try workspace.funnel(["ingest", file.path, "--show-rejects"])
+        #expect(outcome.status == 0, "\(outcome.stdout)\(outcome.stderr)")
+        let out = outcome.stdout
+        #expect(out.contains("7 rows, 1 duplicates, 2 rejected (11 lines: 0 header, 10 rows, 1 blank)"), "\(out)")
+        #expect(out.contains("read as Segment calls (told by its records' shape)"), "\(out)")
+        #expect(out.contains("\(file.lastPathComponent):10: event: missing (a track call names its event)"), "\(out)")
+        #expect(out.contains("\(file.lastPathComponent):11: occurred_at:"), "\(out)")
+        let connection = try workspace.settings.connect()
+        #expect(try Self.strings(connection, "select concat_ws('|', user_id, device_id, network, campaign, adset, creative) from funnel.raw_installs")
+            == ["u1|anon-1|Facebook Ads|spring|ads-1|video-3"])
+        #expect(try Self.strings(connection, "select user_id from funnel.raw_opens") == ["u1"])
+        #expect(try Self.strings(connection, "select concat_ws('|', user_id, revenue::text, currency, product_id) from funnel.raw_purchases")
+            == ["u1|4.990000|EUR|gems"])
+        #expect(try Self.strings(connection, "select event || ':' || user_id || ':' || coalesce(properties::text, '-') from funnel.raw_events order by event")
+            == [#"Signed Up:u2:{"method": "email", "referrer": "friend \"Bob\""}"#, "alias:u2:-", #"identify:u1:{"plan": "pro"}"#,
+                #"screen:u1:{"from": "launch", "name": "Home"}"#])
+        #expect(try Self.strings(connection, "select device_id || '>' || user_id from funnel.identity_links order by device_id") == ["anon-1>u1", "anon-2>u2"])
+
+        // RudderStack follows the same spec.
+        let rudder = try workspace.write("rudder.jsonl", #"{"type":"track","event":"Level Up","messageId":"r-1","userId":"u3","timestamp":"2024-05-03T10:00:00Z","context":{"app":{"namespace":"com.example.app"}}}"# + "\n")
+        let second = try workspace.funnel(["ingest", rudder.path, "--source", "rudderstack"])
+        #expect(second.status == 0)
+        #expect(second.stdout.contains("read as RudderStack events (the Segment spec) (--source or its file rule)"), "\(second.stdout)")
+        #expect(try Self.strings(connection, "select user_id from funnel.raw_events where event = 'Level Up'") == ["u3"])
     }
 }

@@ -64,7 +64,7 @@ public final class InputFileReader {
         let fileName = String(path.split(separator: "/").last ?? Substring(path))
         var vendorSource = options.source
         var detected = false
-        if vendorSource == nil, options.kind == nil, options.format != .ndjson, InputFormat(fileName: fileName) != .ndjson {
+        if vendorSource == nil, options.kind == nil {
             vendorSource = Self.detectVendor(path: path, named: fileName, options: options)
             detected = vendorSource != nil
         }
@@ -146,8 +146,12 @@ public final class InputFileReader {
         if let end = line.firstIndex(of: 0x0a) { line = line[..<end] }
         if line.starts(with: [0xef, 0xbb, 0xbf]) { line = line.dropFirst(3) }
         if line.last == 0x0d { line = line.dropLast() }
-        // A line starting with `{` is NDJSON, unless the name says CSV (Adjust's `{adid},...` header).
-        guard line.first != 0x7b || InputFormat(fileName: fileName) == .csv else { return nil }
+        // A line starting with `{` is NDJSON, unless the name says CSV (Adjust's `{adid},...` header):
+        // a Segment call has a messageId and a type, which no funnel row has.
+        if line.first == 0x7b && InputFormat(fileName: fileName) != .csv {
+            let text = String(decoding: line, as: UTF8.self)
+            return text.contains("\"messageId\"") && text.contains("\"type\"") ? .segment : nil
+        }
         var splitter = CSVSplitter()
         let bytes = Array(line)
         return bytes.withUnsafeBufferPointer { record in

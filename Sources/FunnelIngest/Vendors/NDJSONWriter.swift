@@ -45,6 +45,30 @@ struct NDJSONWriter {
         out.append(contentsOf: value)
     }
 
+    /// `,"key":value` with a JSON value copied as written (a string keeps its quotes and escapes).
+    mutating func rawKey(_ key: StaticString, _ value: UnsafeBufferPointer<UInt8>) {
+        guard !value.isEmpty else { return }
+        keyPrefix(key)
+        out.append(contentsOf: value)
+    }
+
+    /// `"name":value` inside the properties object, the JSON value copied as written.
+    mutating func rawProperty(_ name: StaticString, _ value: UnsafeBufferPointer<UInt8>) {
+        rawMember(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount), value)
+    }
+
+    /// `"key":value` inside the properties object, key (as written between its quotes) and
+    /// value copied as written.
+    mutating func rawMember(_ key: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) {
+        if propertyCount > 0 { out.append(0x2c) }
+        propertyCount += 1
+        out.append(0x22)
+        out.append(contentsOf: key)
+        out.append(0x22)
+        out.append(0x3a)
+        out.append(contentsOf: value)
+    }
+
     /// Opens `,"properties":{`; ``property(_:_:)`` adds to it and ``end()`` closes it.
     mutating func beginProperties() {
         out.append(contentsOf: #","properties":{"#.utf8)

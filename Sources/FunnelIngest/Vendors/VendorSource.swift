@@ -11,12 +11,18 @@ public enum VendorSource: String, Sendable, CaseIterable {
     case appsflyer
     /// Adjust CSV exports and raw-data callbacks (a column per placeholder, `{adid}` or `adid`).
     case adjust
+    /// The Segment spec's calls as NDJSON (track, identify, alias, screen, page, group).
+    case segment
+    /// RudderStack's events, which follow the Segment spec.
+    case rudderstack
 
     /// The name the summary and docs use.
     public var displayName: String {
         switch self {
         case .appsflyer: "AppsFlyer raw data"
         case .adjust: "Adjust raw data"
+        case .segment: "Segment calls"
+        case .rudderstack: "RudderStack events (the Segment spec)"
         }
     }
 
@@ -25,6 +31,16 @@ public enum VendorSource: String, Sendable, CaseIterable {
         switch self {
         case .appsflyer: "AppsFlyer"
         case .adjust: "Adjust"
+        case .segment: "Segment"
+        case .rudderstack: "RudderStack"
+        }
+    }
+
+    /// Whether the vendor's export is NDJSON (else CSV).
+    public var isNDJSONExport: Bool {
+        switch self {
+        case .appsflyer, .adjust: false
+        case .segment, .rudderstack: true
         }
     }
 
@@ -36,7 +52,7 @@ public enum VendorSource: String, Sendable, CaseIterable {
     var writesZonelessTimes: Bool {
         switch self {
         case .appsflyer: true
-        case .adjust: false
+        case .adjust, .segment, .rudderstack: false
         }
     }
 
@@ -45,7 +61,7 @@ public enum VendorSource: String, Sendable, CaseIterable {
     var defaultTimeZone: String? {
         switch self {
         case .appsflyer: "UTC"
-        case .adjust: nil
+        case .adjust, .segment, .rudderstack: nil
         }
     }
 
@@ -63,6 +79,7 @@ public enum VendorSource: String, Sendable, CaseIterable {
         switch self {
         case .appsflyer: AppsFlyerTranslator()
         case .adjust: AdjustTranslator()
+        case .segment, .rudderstack: SegmentTranslator()
         }
     }
 }
@@ -111,12 +128,24 @@ struct VendorRow {
 
 /// Turns one vendor's records into funnel NDJSON lines.
 protocol VendorTranslator {
+    /// Whether the vendor's export is NDJSON (one record per line, no header) rather than CSV.
+    var isNDJSON: Bool { get }
+    /// Appends one NDJSON object for an NDJSON vendor's record, or says why not.
+    mutating func translate(json line: UnsafeBufferPointer<UInt8>, into writer: inout NDJSONWriter) -> VendorRowOutcome
     /// Reads the header's column names; throws when a column the vendor always writes is missing.
     /// Returns the columns no funnel field takes (kept as event properties, or not stored).
     mutating func prepare(columns: [String]) throws(VendorHeaderProblem) -> [String]
     /// Appends one NDJSON object (no line break) for `row` to `writer`, or says why not (and
     /// appends nothing).
     mutating func translate(_ row: VendorRow, into writer: inout NDJSONWriter) -> VendorRowOutcome
+}
+
+extension VendorTranslator {
+    var isNDJSON: Bool { false }
+
+    mutating func translate(json line: UnsafeBufferPointer<UInt8>, into writer: inout NDJSONWriter) -> VendorRowOutcome {
+        .rejected("this vendor's export is CSV")
+    }
 }
 
 /// The first column of `columns` named one of `names` (exact, spaces around ignored), or -1.

@@ -25,6 +25,7 @@ final class VendorStream {
     /// The next physical line of the vendor file the output has not yet given a line to.
     private var nextLine: Int64 = 1
     private var atEnd = false
+    private let isNDJSON: Bool
     private let maxRawTextBytes: Int
     private var rejects: [Int64: Reject] = [:]
     /// The header's lines and the lines after the first of multi-line records translated or
@@ -47,6 +48,16 @@ final class VendorStream {
                                 prefixBytes: options.maxRawTextBytes)
         translator = source.makeTranslator()
         summary = VendorSummary(source: source, detected: detected)
+        isNDJSON = translator.isNDJSON
+        if isNDJSON {
+            do {
+                let head = try scanner.peek(count: 3)
+                if head.starts(with: [0xef, 0xbb, 0xbf]) { scanner.discard(3) }
+            } catch {
+                throw .source(error)
+            }
+            return
+        }
         do {
             let head = try scanner.peek(count: 3)
             if head.starts(with: [0xef, 0xbb, 0xbf]) { scanner.discard(3) }
@@ -104,7 +115,7 @@ final class VendorStream {
 
     private func fill(atLeast count: Int) throws(ByteSource.Failure) {
         while !atEnd && writer.out.count < count {
-            guard let record = try scanner.next(csv: true) else {
+            guard let record = try scanner.next(csv: !isNDJSON) else {
                 atEnd = true
                 emitEmptyLines(through: scanner.linesRead)
                 inner.release()
@@ -127,6 +138,21 @@ final class VendorStream {
         let outcome: VendorRowOutcome
         if record.status == .tooLong {
             outcome = .rejected("record longer than \(InputFileReader.byteSize(scanner.maxRecord))")
+        } else if isNDJSON {
+            if record.bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0d }) {
+                // A white-space line stays one for the reader, which counts it as blank.
+                writer.out.append(0x0a)
+                nextLine = record.line + 1
+                return
+            }
+            let start = writer.out.count
+            let translated = translator.translate(json: record.bytes, into: &writer)
+            if case .row = translated {
+                outcome = .row
+            } else {
+                writer.out.removeSubrange(start...)
+                outcome = translated
+            }
         } else {
             csv.split(record.bytes, maxFields: columnCount)
             if let problem = csv.problem {
@@ -206,7 +232,8 @@ public struct VendorSummary: Sendable, Equatable {
     /// The summary's note, e.g. `read as AppsFlyer raw data (--source); times without a zone
     /// read in UTC (...); 2 rows marked blocked by the vendor, not loaded (lines 4, 9); ...`.
     public var note: String {
-        var parts = ["read as \(source.displayName) (\(detected ? "told by its header" : "--source or its file rule"))"]
+        let told = source.isNDJSONExport ? "told by its records' shape" : "told by its header"
+        var parts = ["read as \(source.displayName) (\(detected ? told : "--source or its file rule"))"]
         if let zone { parts.append("times without a zone read in \(zone)") }
         for (label, entry) in marked.sorted(by: { $0.key < $1.key }) {
             let lines = entry.firstLines.map(String.init).joined(separator: ", ") + (entry.rows > entry.firstLines.count ? ", ..." : "")

@@ -162,7 +162,7 @@ struct VendorImportTests {
         let usage = try workspace.funnel(["ingest", bad.path, "--source", "appsflyer", "--kind", "installs"])
         #expect(usage.status != 0 && usage.status != 1)
         let unknown = try workspace.funnel(["ingest", bad.path, "--source", "nobody"])
-        #expect(unknown.stderr.contains("--source nobody: not a vendor funnel reads; use one of appsflyer, adjust, segment, rudderstack"), "\(unknown.stderr)")
+        #expect(unknown.stderr.contains("--source nobody: not a vendor funnel reads; use one of appsflyer, adjust, segment, rudderstack, posthog"), "\(unknown.stderr)")
     }
 
     @Test("ad_spend by adset and creative: two ad sets of one campaign are two rows, a later file restates one, a row without them is its own")
@@ -275,5 +275,37 @@ struct VendorImportTests {
         #expect(second.status == 0)
         #expect(second.stdout.contains("read as RudderStack events (the Segment spec) (--source or its file rule)"), "\(second.stdout)")
         #expect(try Self.strings(connection, "select user_id from funnel.raw_events where event = 'Level Up'") == ["u3"])
+    }
+
+    /// A PostHog events export: an anonymous pageview, the $identify that ties it, a purchase
+    /// whose time has no zone (UTC), a $create_alias, an app open and an event without a uuid.
+    static let postHogEvents = [
+        #"{"uuid":"0190-a","event":"$pageview","distinct_id":"anon-9","timestamp":"2024-05-01T10:00:00.000000Z","team_id":7,"properties":{"$device_id":"anon-9","$host":"app.example.com","$pathname":"/pricing"}}"#,
+        #"{"uuid":"0190-b","event":"$identify","distinct_id":"u9","timestamp":"2024-05-01T10:05:00Z","team_id":7,"properties":{"$anon_distinct_id":"anon-9","$device_id":"anon-9","$host":"app.example.com"}}"#,
+        #"{"uuid":"0190-c","event":"purchase","distinct_id":"u9","timestamp":"2024-05-01 11:00:00","properties":{"revenue":19.99,"currency":"USD","$device_id":"anon-9","$host":"app.example.com"}}"#,
+        #"{"uuid":"0190-d","event":"$create_alias","distinct_id":"u9","timestamp":"2024-05-01T12:00:00Z","properties":{"alias":"legacy-9","$host":"app.example.com"}}"#,
+        #"{"uuid":"0190-e","event":"Application Opened","distinct_id":"u9","timestamp":"2024-05-02T08:00:00Z","properties":{"$app_namespace":"com.example.app"}}"#,
+        #"{"event":"clicked","distinct_id":"u9","timestamp":"2024-05-02T09:00:00Z","properties":{"$host":"app.example.com"}}"#,
+    ].joined(separator: "\n") + "\n"
+
+    @Test("PostHog events: uuid the event id, $identify and $create_alias merge the person, revenue a purchase, zone-less times UTC, the reject named")
+    func postHogEvents() throws {
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        let file = try workspace.write("posthog-export.ndjson", Self.postHogEvents)
+        let outcome = try workspace.funnel(["ingest", file.path, "--show-rejects"])
+        #expect(outcome.status == 0, "\(outcome.stdout)\(outcome.stderr)")
+        let out = outcome.stdout
+        #expect(out.contains("5 rows, 0 duplicates, 1 rejected (6 lines: 0 header, 6 rows)"), "\(out)")
+        #expect(out.contains("read as PostHog events (told by its records' shape); times without a zone read in UTC"), "\(out)")
+        #expect(out.contains("\(file.lastPathComponent):6: missing required field event_id"), "\(out)")
+        let connection = try workspace.settings.connect()
+        #expect(try Self.strings(connection, "select event || ':' || user_id || ':' || app_id from funnel.raw_events order by event")
+            == ["$create_alias:u9:app.example.com", "$identify:u9:app.example.com", "$pageview:u9:app.example.com"])
+        #expect(try Self.strings(connection, "select properties->>'$pathname' from funnel.raw_events where event = '$pageview'") == ["/pricing"])
+        #expect(try Self.strings(connection, "select concat_ws('|', user_id, revenue::text, currency, to_char(purchased_at at time zone 'UTC', 'HH24:MI')) from funnel.raw_purchases")
+            == ["u9|19.990000|USD|11:00"])
+        #expect(try Self.strings(connection, "select app_id || ':' || user_id from funnel.raw_opens") == ["com.example.app:u9"])
+        #expect(try Self.strings(connection, "select device_id || '>' || user_id from funnel.identity_links order by device_id") == ["anon-9>u9", "legacy-9>u9"])
     }
 }

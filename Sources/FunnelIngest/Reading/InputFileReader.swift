@@ -147,10 +147,13 @@ public final class InputFileReader {
         if line.starts(with: [0xef, 0xbb, 0xbf]) { line = line.dropFirst(3) }
         if line.last == 0x0d { line = line.dropLast() }
         // A line starting with `{` is NDJSON, unless the name says CSV (Adjust's `{adid},...` header):
-        // a Segment call has a messageId and a type, which no funnel row has.
+        // a Segment call has a messageId and a type, a PostHog event a uuid, a distinct_id and an
+        // event, which no funnel row has.
         if line.first == 0x7b && InputFormat(fileName: fileName) != .csv {
             let text = String(decoding: line, as: UTF8.self)
-            return text.contains("\"messageId\"") && text.contains("\"type\"") ? .segment : nil
+            if text.contains("\"messageId\"") && text.contains("\"type\"") { return .segment }
+            if text.contains("\"uuid\"") && text.contains("\"distinct_id\"") && text.contains("\"event\"") { return .posthog }
+            return nil
         }
         var splitter = CSVSplitter()
         let bytes = Array(line)
@@ -171,7 +174,7 @@ public final class InputFileReader {
         if let configured = options.fallbackTimeZone {
             text = "\(configured) ([ingest] assume_tz)"
         } else {
-            text = "\(fallback ?? "UTC") (\(vendor.vendorName)'s default report time zone; --assume-tz or [[ingest.apps]] assume_tz sets the app's)"
+            text = "\(fallback ?? "UTC") (\(vendor.defaultZoneReason); --assume-tz or [[ingest.apps]] assume_tz sets the app's)"
         }
         if !options.appTimeZones.isEmpty {
             text = "each app's [[ingest.apps]] zone (" + options.appTimeZones.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }

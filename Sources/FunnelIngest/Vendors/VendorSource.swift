@@ -15,6 +15,8 @@ public enum VendorSource: String, Sendable, CaseIterable {
     case segment
     /// RudderStack's events, which follow the Segment spec.
     case rudderstack
+    /// PostHog's events export as NDJSON.
+    case posthog
 
     /// The name the summary and docs use.
     public var displayName: String {
@@ -23,6 +25,7 @@ public enum VendorSource: String, Sendable, CaseIterable {
         case .adjust: "Adjust raw data"
         case .segment: "Segment calls"
         case .rudderstack: "RudderStack events (the Segment spec)"
+        case .posthog: "PostHog events"
         }
     }
 
@@ -33,6 +36,7 @@ public enum VendorSource: String, Sendable, CaseIterable {
         case .adjust: "Adjust"
         case .segment: "Segment"
         case .rudderstack: "RudderStack"
+        case .posthog: "PostHog"
         }
     }
 
@@ -40,7 +44,7 @@ public enum VendorSource: String, Sendable, CaseIterable {
     public var isNDJSONExport: Bool {
         switch self {
         case .appsflyer, .adjust: false
-        case .segment, .rudderstack: true
+        case .segment, .rudderstack, .posthog: true
         }
     }
 
@@ -51,7 +55,7 @@ public enum VendorSource: String, Sendable, CaseIterable {
     /// zone), so the zone the import reads them in is said in the summary.
     var writesZonelessTimes: Bool {
         switch self {
-        case .appsflyer: true
+        case .appsflyer, .posthog: true
         case .adjust, .segment, .rudderstack: false
         }
     }
@@ -60,8 +64,16 @@ public enum VendorSource: String, Sendable, CaseIterable {
     /// the vendor's own default (AppsFlyer's report time zone is UTC unless the team set one).
     var defaultTimeZone: String? {
         switch self {
-        case .appsflyer: "UTC"
+        case .appsflyer, .posthog: "UTC"
         case .adjust, .segment, .rudderstack: nil
+        }
+    }
+
+    /// Why ``defaultTimeZone`` is the vendor's zone, for the summary.
+    var defaultZoneReason: String {
+        switch self {
+        case .posthog: "PostHog stores times in UTC"
+        default: "\(vendorName)'s default report time zone"
         }
     }
 
@@ -80,6 +92,7 @@ public enum VendorSource: String, Sendable, CaseIterable {
         case .appsflyer: AppsFlyerTranslator()
         case .adjust: AdjustTranslator()
         case .segment, .rudderstack: SegmentTranslator()
+        case .posthog: PostHogTranslator()
         }
     }
 }

@@ -133,10 +133,12 @@ struct IngestCommand: ParsableCommand {
     private func printHuman(_ reports: [IngestRun.FileReport], rejectLines: [(path: String, line: Int64, reason: String)]) {
         let width = min(60, reports.map(\.path.count).max() ?? 0)
         let statusWidth = max(8, reports.map(\.status.rawValue.count).max() ?? 0)
+        // A vendor's name (rudderstack) is longer than any kind's.
+        let kindWidth = max(9, reports.map { ($0.kind ?? "-").count }.max() ?? 0)
         for report in reports {
             let counts = report.counts
             var line = report.path.padding(toLength: max(width, report.path.count), withPad: " ", startingAt: 0)
-            line += "  \((report.kind ?? "-").padding(toLength: 9, withPad: " ", startingAt: 0))"
+            line += "  \((report.kind ?? "-").padding(toLength: kindWidth, withPad: " ", startingAt: 0))"
             line += " \(report.status.rawValue.padding(toLength: statusWidth, withPad: " ", startingAt: 0))"
             if report.status == .loaded {
                 line += " \(counts.rowsLoaded) rows, \(counts.duplicates) duplicates, \(counts.rejected) rejected"

@@ -308,4 +308,24 @@ struct VendorImportTests {
         #expect(try Self.strings(connection, "select app_id || ':' || user_id from funnel.raw_opens") == ["com.example.app:u9"])
         #expect(try Self.strings(connection, "select device_id || '>' || user_id from funnel.identity_links order by device_id") == ["anon-9>u9", "legacy-9>u9"])
     }
+
+    @Test("a [[ingest.files]] rule's source reads the files it matches as that vendor's; the summary names the vendor")
+    func configuredSource() throws {
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        let config = try workspace.write("funnel.toml", """
+            [[ingest.files]]
+            pattern = "calls-*.jsonl"
+            source = "rudderstack"
+            """)
+        let file = try workspace.write("calls-2024-05-03.jsonl",
+                                       #"{"type":"track","event":"Level Up","messageId":"r-1","userId":"u3","timestamp":"2024-05-03T10:00:00Z","context":{"app":{"namespace":"com.example.app"}}}"# + "\n")
+        let outcome = try workspace.funnel(["ingest", file.path, "--config", config.path])
+        #expect(outcome.status == 0, "\(outcome.stdout)\(outcome.stderr)")
+        #expect(outcome.stdout.contains("rudderstack loaded"), "\(outcome.stdout)")
+        #expect(outcome.stdout.contains("read as RudderStack events (the Segment spec) (--source or its file rule)"), "\(outcome.stdout)")
+        let bad = try workspace.write("bad.toml", "[[ingest.files]]\npattern = \"x*\"\nsource = \"mixpanel\"\n")
+        let refused = try workspace.funnel(["ingest", file.path, "--config", bad.path])
+        #expect(refused.stderr.contains("expected one of appsflyer, adjust, segment, rudderstack, posthog, got \"mixpanel\""), "\(refused.stderr)")
+    }
 }

@@ -37,6 +37,7 @@ public struct IngestRun: Sendable {
         }
 
         public let path: String
+        /// The file's kind; for a vendor export named by `--source` or a rule, the vendor.
         public let kind: String?
         public let status: Status
         public let counts: FileLoadCounts
@@ -170,7 +171,7 @@ public struct IngestRun: Sendable {
             // A file with no rows loads (there is nothing wrong in it) but is worth a word: an
             // export that came out empty usually means a broken export job.
             let empty = state == .loaded && status.counts.rowsRead == 0
-            return FileReport(path: path, kind: status.kind, status: state, counts: status.counts, fileID: fileID,
+            return FileReport(path: path, kind: status.kind ?? sourceOf(path)?.rawValue, status: state, counts: status.counts, fileID: fileID,
                               message: empty ? (status.counts.lines.lines == 0 ? "empty file: no header and no rows; check the export that wrote it"
                                                                              : "no rows, only a header; check the export that wrote it")
                                              : status.message)

@@ -328,4 +328,31 @@ struct VendorImportTests {
         let refused = try workspace.funnel(["ingest", file.path, "--config", bad.path])
         #expect(refused.stderr.contains("expected one of appsflyer, adjust, segment, rudderstack, posthog, got \"mixpanel\""), "\(refused.stderr)")
     }
+
+    @Test("one person seen by two vendors: AppsFlyer's attribution and Segment's purchases join in one report, an identified anonymous buyer included")
+    func twoVendorsOnePerson() throws {
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        let installs = try workspace.write("id1234567_installs.csv", Self.appsFlyerColumns.joined(separator: ",") + "\n" + [
+            Self.install("af-1", user: "u1", at: "2024-05-01 10:00:00", media: "Facebook Ads"),
+            Self.install("af-2", user: "u2", at: "2024-05-01 11:00:00", media: "googleadwords_int"),
+        ].map { Self.appsFlyerRow($0.merging(["App ID": "com.example.app"]) { $1 }) }.joined(separator: "\n") + "\n")
+        let calls = try workspace.write("segment-calls.ndjson", [
+            #"{"type":"track","event":"Order Completed","messageId":"m-1","userId":"u1","timestamp":"2024-05-01T12:00:00Z","properties":{"revenue":4.99,"currency":"USD"},"context":{"app":{"namespace":"com.example.app"}}}"#,
+            #"{"type":"track","event":"Order Completed","messageId":"m-2","anonymousId":"anon-2","timestamp":"2024-05-01T12:30:00Z","properties":{"revenue":9.99,"currency":"USD"},"context":{"app":{"namespace":"com.example.app"}}}"#,
+            #"{"type":"identify","messageId":"m-3","anonymousId":"anon-2","userId":"u2","timestamp":"2024-05-01T13:00:00Z","context":{"app":{"namespace":"com.example.app"}}}"#,
+        ].joined(separator: "\n") + "\n")
+        #expect(try workspace.funnel(["ingest", installs.path, calls.path, "-q"]).status == 0)
+        #expect(try workspace.funnel(["compute", "-q"]).status == 0)
+        let report = try workspace.funnel(["report", "--app", "com.example.app", "--format", "json"])
+        #expect(report.status == 0, "\(report.stderr)")
+        let document = try FirstHourTests.json(report.stdout)
+        let networks = try #require(document["networks"] as? [[String: Any]])
+        func revenue(_ name: String) -> Double? {
+            (networks.first { $0["network"] as? String == name }?["gross_revenue"] as? NSNumber)?.doubleValue
+        }
+        #expect(revenue("Facebook Ads") == 4.99, "\(networks)")
+        #expect(revenue("googleadwords_int") == 9.99, "\(networks)")
+        #expect(revenue("all") == 14.98, "\(networks)")
+    }
 }

@@ -640,7 +640,8 @@ create table ingest_files (
     max_reject_share double precision,
     ranks_as bigint,
     superseded_at timestamp with time zone,
-    source text
+    source text,
+    revenue_minor_units boolean not null default false
 );
 
 alter table ingest_files add constraint ingest_files_pkey PRIMARY KEY (file_id);

@@ -59,6 +59,10 @@ struct IngestCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The vendor whose export every file is, read as the vendor ships it (\(VendorSource.names); docs/imports.md); default: the file's [[ingest.files]] rule's source, else told by a CSV header where only one vendor writes it.", valueName: "vendor"))
     var source: String?
 
+    @Flag(name: .customLong("revenue-minor-units"),
+          help: "A PostHog export's revenue is in minor units (cents): divide it by the currency's minor units (docs/imports.md).")
+    var revenueMinorUnits = false
+
     @OptionGroup var reading: FileReadingOptions
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var logging: LoggingOptions
@@ -102,6 +106,7 @@ struct IngestCommand: ParsableCommand {
         job.reading = reading.reading(ingestSettings)
         job.retry = retry
         job.source = source.flatMap(VendorSource.init(rawValue:))
+        job.revenueMinorUnits = revenueMinorUnits
         let outcome = try job.run(files: files, stop: stop, progress: progress, listRejects: showRejects, logger: workerLogger)
         ticker.stop()
         let reports = outcome.reports

@@ -307,6 +307,15 @@ struct VendorImportTests {
             == ["u9|19.990000|USD|11:00"])
         #expect(try Self.strings(connection, "select app_id || ':' || user_id from funnel.raw_opens") == ["com.example.app:u9"])
         #expect(try Self.strings(connection, "select device_id || '>' || user_id from funnel.identity_links order by device_id") == ["anon-9>u9", "legacy-9>u9"])
+
+        // A project that sends revenue in minor units: divided by each currency's (JPY has none).
+        let cents = try workspace.write("posthog-cents.ndjson", [
+            #"{"uuid":"0191-a","event":"purchase","distinct_id":"u9","timestamp":"2024-05-03T10:00:00Z","properties":{"revenue":1999,"currency":"USD","$host":"app.example.com"}}"#,
+            #"{"uuid":"0191-b","event":"purchase","distinct_id":"u9","timestamp":"2024-05-03T11:00:00Z","properties":{"revenue":500,"currency":"JPY","$host":"app.example.com"}}"#,
+        ].joined(separator: "\n") + "\n")
+        #expect(try workspace.funnel(["ingest", cents.path, "--revenue-minor-units", "-q"]).status == 0)
+        #expect(try Self.strings(connection, "select currency || ':' || revenue::text from funnel.raw_purchases where event_id like '0191-%' order by event_id")
+            == ["USD:19.990000", "JPY:500.000000"])
     }
 
     @Test("a [[ingest.files]] rule's source reads the files it matches as that vendor's; the summary names the vendor")

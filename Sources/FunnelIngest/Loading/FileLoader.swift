@@ -122,6 +122,7 @@ public final class FileLoader {
         options.appTimeZones = file.options.appTimeZones
         options.fallbackTimeZone = file.options.fallbackTimeZone
         options.source = file.options.source
+        options.revenueMinorUnits = file.options.revenueMinorUnits
         options.expansion = expansion
         options.binaryLayout = split?.binary
         let clock = ContinuousClock()

@@ -72,6 +72,8 @@ public struct IngestRun: Sendable {
     public var reading = IngestSettings()
     /// The vendor whose export every file is (`--source`), over the files' rules.
     public var source: VendorSource?
+    /// `--revenue-minor-units`: the vendor exports' revenue is in minor units.
+    public var revenueMinorUnits = false
     /// Load content loaded before again (`--retry`): what its first load rejected and the new
     /// options accept is stored; what it stored is not stored twice.
     public var retry = false
@@ -199,9 +201,11 @@ public struct IngestRun: Sendable {
     /// How a file is read: the command line's zone, else its rule's, for every row; the apps'
     /// zones and `[ingest]`'s for the rest; the reject share.
     func readOptions(_ path: String) -> FileReadOptions {
-        FileReadOptions(assumeTimeZone: assumeTimeZone ?? reading.rule(for: path)?.assumeTimeZone,
-                        appTimeZones: reading.appTimeZones, fallbackTimeZone: reading.assumeTimeZone,
-                        maxRejectShare: reading.maxRejectShare, source: sourceOf(path))
+        var options = FileReadOptions(assumeTimeZone: assumeTimeZone ?? reading.rule(for: path)?.assumeTimeZone,
+                                      appTimeZones: reading.appTimeZones, fallbackTimeZone: reading.assumeTimeZone,
+                                      maxRejectShare: reading.maxRejectShare, source: sourceOf(path))
+        options.revenueMinorUnits = revenueMinorUnits
+        return options
     }
 
     /// Runs the workers until every file is finished; returns the files they loaded.

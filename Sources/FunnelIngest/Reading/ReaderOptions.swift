@@ -26,6 +26,8 @@ public struct ReaderOptions: Sendable {
     /// funnel's kinds (docs/imports.md). Nil: funnel's own contract, or a vendor told by a CSV
     /// header, when no kind is given.
     public var source: VendorSource?
+    /// A vendor export's revenue is in minor units (`--revenue-minor-units`).
+    public var revenueMinorUnits = false
     /// A record longer than this is rejected ("record longer than 1 MiB") and skipped.
     public var maxRecordBytes: Int
     /// A CSV header with more columns (or a JSON object with more fields) is refused.

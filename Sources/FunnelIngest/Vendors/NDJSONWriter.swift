@@ -194,6 +194,26 @@ enum VendorBytes {
         return i == bytes.count
     }
 
+    /// An amount in minor units as a decimal in whole units: `1999` USD is `19.99`, `500` JPY is
+    /// `500`, `1999` KWD is `1.999` (ISO 4217's minor units; 2 for a currency not listed). A value
+    /// that is not a whole number is returned as written, for the validator to judge.
+    static func fromMinorUnits(_ amount: UnsafeBufferPointer<UInt8>, currency: UnsafeBufferPointer<UInt8>?) -> [UInt8] {
+        let code = currency.map { String(decoding: $0, as: UTF8.self).uppercased() } ?? "USD"
+        let places = noMinorUnits.contains(code) ? 0 : threeMinorUnits.contains(code) ? 3 : 2
+        let negative = amount.first == 0x2d
+        let digits = Array(negative ? amount.dropFirst() : amount[...])
+        guard !digits.isEmpty, digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return Array(amount) }
+        guard places > 0 else { return Array(amount) }
+        var padded = digits
+        while padded.count <= places { padded.insert(0x30, at: 0) }
+        return (negative ? [0x2d] : []) + padded.dropLast(places) + [0x2e] + padded.suffix(places)
+    }
+
+    /// ISO 4217 currencies without minor units, and those with three.
+    static let noMinorUnits: Set<String> = ["BIF", "CLP", "DJF", "GNF", "ISK", "JPY", "KMF", "KRW", "PYG", "RWF", "UGX", "UYI",
+                                            "VND", "VUV", "XAF", "XOF", "XPF"]
+    static let threeMinorUnits: Set<String> = ["BHD", "IQD", "JOD", "KWD", "LYD", "OMR", "TND"]
+
     /// Whether `bytes` is zero written as a decimal (`0`, `0.00`, `-0.0`).
     static func isZero(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         bytes.allSatisfy { $0 == 0x30 || $0 == 0x2e || $0 == 0x2d } && bytes.contains(0x30)

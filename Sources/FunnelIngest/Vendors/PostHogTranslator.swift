@@ -12,6 +12,8 @@
 /// until an `$identify` ties it to a user. The app is `properties.$app_namespace`, else
 /// `$host`, else `posthog-<team_id>`. Times without a zone are UTC (PostHog stores UTC).
 struct PostHogTranslator: VendorTranslator {
+    /// Revenue is in minor units (`--revenue-minor-units`): divided by the currency's.
+    var minorUnits = false
     var isNDJSON: Bool { true }
 
     mutating func prepare(columns: [String]) throws(VendorHeaderProblem) -> [String] { [] }
@@ -58,7 +60,12 @@ struct PostHogTranslator: VendorTranslator {
         if let properties, let revenue = properties.plain("revenue"), !VendorBytes.isZero(revenue) {
             common("purchases")
             if let time { writer.rawKey("purchased_at", time) }
-            writer.rawKey("revenue", properties.text(properties.value("revenue")!))
+            let currency = properties.plain("currency")
+            if minorUnits {
+                writer.string("revenue", VendorBytes.fromMinorUnits(revenue, currency: currency))
+            } else {
+                writer.rawKey("revenue", properties.text(properties.value("revenue")!))
+            }
             if let currency = properties.value("currency") { writer.rawKey("currency", properties.text(currency)) }
             writer.end()
             return .row

@@ -87,12 +87,12 @@ public enum VendorSource: String, Sendable, CaseIterable {
         return nil
     }
 
-    func makeTranslator() -> any VendorTranslator {
+    func makeTranslator(revenueMinorUnits: Bool = false) -> any VendorTranslator {
         switch self {
         case .appsflyer: AppsFlyerTranslator()
         case .adjust: AdjustTranslator()
         case .segment, .rudderstack: SegmentTranslator()
-        case .posthog: PostHogTranslator()
+        case .posthog: PostHogTranslator(minorUnits: revenueMinorUnits)
         }
     }
 }

@@ -364,4 +364,38 @@ struct VendorImportTests {
         #expect(revenue("googleadwords_int") == 9.99, "\(networks)")
         #expect(revenue("all") == 14.98, "\(networks)")
     }
+
+    @Test("the same installs and purchases as AppsFlyer reports and as an Adjust export give the same report")
+    func sameDataTwoVendors() throws {
+        func networks(_ files: [(String, String)]) throws -> [[String: String]] {
+            let workspace = try Workspace()
+            defer { workspace.remove() }
+            let paths = try files.map { try workspace.write($0.0, $0.1).path }
+            #expect(try workspace.funnel(["ingest"] + paths + ["-q"]).status == 0)
+            #expect(try workspace.funnel(["compute", "-q"]).status == 0)
+            let report = try workspace.funnel(["report", "--app", "com.example.app", "--format", "json"])
+            let document = try FirstHourTests.json(report.stdout)
+            let rows = try #require(document["networks"] as? [[String: Any]])
+            return rows.map { row in row.mapValues { "\($0)" } }.sorted { ($0["network"] ?? "") < ($1["network"] ?? "") }
+        }
+        let header = Self.appsFlyerColumns.joined(separator: ",") + "\n"
+        let appsFlyer = try networks([
+            ("id1_installs.csv", header + [
+                Self.install("af-1", user: "u1", at: "2024-05-01 10:00:00", media: "Facebook Ads", extra: ["Campaign": "spring", "Country Code": "US"]),
+                Self.install("af-2", user: "u2", at: "2024-05-01 11:00:00", media: "organic", extra: ["Country Code": "DE"]),
+            ].map { Self.appsFlyerRow($0.merging(["App ID": "com.example.app"]) { $1 }) }.joined(separator: "\n") + "\n"),
+            ("id1_in-app-events.csv", header + Self.appsFlyerRow(Self.inApp("af-1", user: "u1", name: "af_purchase", at: "2024-05-02 12:00:00",
+                extra: ["Event Revenue": "4.99", "Event Revenue Currency": "USD", "App ID": "com.example.app"])) + "\n"),
+        ])
+        let adjust = try networks([("adjust_export.csv", """
+            {activity_kind},{created_at},{app_id},{adid},{network_name},{campaign_name},{country},{os_name},{event_name},{revenue_float},{currency},user_id
+            install,1714557600,com.example.app,adj-1,Facebook Ads,spring,us,ios,,,,u1
+            install,1714561200,com.example.app,adj-2,Organic,,de,ios,,,,u2
+            event,1714651200,com.example.app,adj-1,Facebook Ads,spring,us,ios,af_purchase,4.99,USD,u1
+
+            """)])
+        #expect(appsFlyer.contains { $0["network"] == "Facebook Ads" && $0["gross_revenue"] == "4.99" }, "\(appsFlyer)")
+        #expect(appsFlyer.contains { $0["network"] == "organic" }, "\(appsFlyer)")
+        #expect(appsFlyer == adjust)
+    }
 }

@@ -71,8 +71,41 @@ public enum VendorIngestBenchmark {
         return (vendor, plain)
     }
 
+    /// Writes `rows` Segment calls (a tenth identify, a tenth purchases, the rest track calls with
+    /// properties and a context), and their funnel NDJSON translation.
+    public static func prepareSegment(rows: Int, directory: String) throws -> (vendor: String, plain: String) {
+        let vendor = directory + "/segment-calls-bench.ndjson"
+        let plain = directory + "/segment-translated.ndjson"
+        let output = try FileOutput(path: vendor)
+        var text = ""
+        let base = 1_714_521_600
+        let formatter = ISO8601DateFormatter()
+        for row in 0..<rows {
+            let person = row / 10
+            let at = formatter.string(from: Date(timeIntervalSince1970: TimeInterval(base + (person % 2_000_000) + (row % 10) * 3600)))
+            let context = #""context":{"app":{"namespace":"com.example.app","name":"Bench","version":"6.13.0"},"device":{"id":"dev-\#(person)","model":"iPhone14-2"},"library":{"name":"analytics-ios","version":"4.1.8"},"locale":"en-US","os":{"name":"iOS","version":"17.4"}}"#
+            switch row % 10 {
+            case 0:
+                text += #"{"type":"identify","messageId":"m-\#(row)","anonymousId":"anon-\#(person)","userId":"u\#(person)","timestamp":"\#(at)","traits":{"plan":"pro","email":"u\#(person)@example.com"},\#(context)}"#
+            case 5:
+                text += #"{"type":"track","event":"Order Completed","messageId":"m-\#(row)","userId":"u\#(person)","timestamp":"\#(at)","properties":{"revenue":1.99,"currency":"USD","product_id":"gems"},\#(context)}"#
+            default:
+                text += #"{"type":"track","event":"Level Achieved","messageId":"m-\#(row)","userId":"u\#(person)","anonymousId":"anon-\#(person)","timestamp":"\#(at)","properties":{"level":\#(row % 50),"mode":"story","score":\#(row % 977)},\#(context)}"#
+            }
+            text += "\n"
+            if text.utf8.count > 1 << 20 {
+                try output.write(Array(text.utf8))
+                text = ""
+            }
+        }
+        try output.write(Array(text.utf8))
+        output.close()
+        try VendorTranslation.writeNDJSON(from: vendor, source: .segment, to: plain)
+        return (vendor, plain)
+    }
+
     /// Loads the plain NDJSON into `plainDatabase`, then the vendor export into `vendorDatabase`.
-    public static func run(rows: Int, vendor: String, plain: String, plainDatabase: ConnectionSettings,
+    public static func run(rows: Int, vendor: String, plain: String, source name: String = "appsflyer", plainDatabase: ConnectionSettings,
                            vendorDatabase: ConnectionSettings, logger: Logger) throws -> Result {
         func load(_ path: String, source: VendorSource?, settings: ConnectionSettings) throws -> (Double, Int) {
             var run = IngestRun(settings: settings, kind: nil, assumeTimeZone: "UTC", workers: 1,
@@ -88,7 +121,7 @@ public enum VendorIngestBenchmark {
             return (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18, report.counts.rowsLoaded)
         }
         let (plainSeconds, plainLoaded) = try load(plain, source: nil, settings: plainDatabase)
-        let (vendorSeconds, vendorLoaded) = try load(vendor, source: .appsflyer, settings: vendorDatabase)
+        let (vendorSeconds, vendorLoaded) = try load(vendor, source: VendorSource(rawValue: name) ?? .appsflyer, settings: vendorDatabase)
         let size = (try? FileManager.default.attributesOfItem(atPath: vendor)[.size] as? NSNumber)?.int64Value ?? 0
         return Result(rows: rows, vendorBytes: size, plainSeconds: plainSeconds, vendorSeconds: vendorSeconds,
                       plainLoaded: plainLoaded, vendorLoaded: vendorLoaded)

@@ -58,6 +58,9 @@ struct BenchIngestCommand: ParsableCommand {
             help: "Rows of a generated AppsFlyer export imported (--source appsflyer) beside the same rows as funnel NDJSON; 0 skips this part.")
     var vendorRows = 0
 
+    @Option(help: "The vendor of --vendor-rows: appsflyer (CSV) or segment (NDJSON).")
+    var vendor = "appsflyer"
+
     @Flag(help: "Keep the generated files and the benchmark databases.")
     var keep = false
 
@@ -69,6 +72,7 @@ struct BenchIngestCommand: ParsableCommand {
         guard historyWorkers >= 1 else { throw ValidationError("--history-workers must be at least 1") }
         guard historyRuns >= 1 else { throw ValidationError("--history-runs must be at least 1") }
         guard vendorRows >= 0 else { throw ValidationError("--vendor-rows must be 0 or more") }
+        guard ["appsflyer", "segment"].contains(vendor) else { throw ValidationError("--vendor must be appsflyer or segment") }
     }
 
     func run() throws {
@@ -78,6 +82,7 @@ struct BenchIngestCommand: ParsableCommand {
             events: events, historyUsers: historyUsers, historyDays: historyDays, historyWorkers: historyWorkers,
             historyRuns: historyRuns, noHistory: noHistory, noDaily: noDaily, duckdbPython: duckdbPython, noDuckDB: noDuckDB, keep: keep)
         options.vendorRows = vendorRows
+        options.vendor = vendor
         try IngestBenchmark.measure(options, logger: logger) { try database.settings(logger: logger) }
     }
 }

@@ -25,6 +25,8 @@ extension IngestBenchmark {
         public var keep: Bool
         /// Rows of a vendor export imported beside the same rows as funnel NDJSON (0: that part is skipped).
         public var vendorRows = 0
+        /// The vendor of that part: `appsflyer` (CSV) or `segment` (NDJSON).
+        public var vendor = "appsflyer"
 
         public init(events: Int, historyUsers: Int, historyDays: Int, historyWorkers: Int, historyRuns: Int = 1, noHistory: Bool,
                     noDaily: Bool, duckdbPython: String?, noDuckDB: Bool, keep: Bool) {
@@ -112,18 +114,21 @@ extension IngestBenchmark {
                 """)
         }
         if options.vendorRows > 0 {
-            DailyBenchmark.say("vendor import: generating an AppsFlyer raw-data export of \(options.vendorRows) rows and its funnel NDJSON in \(directory) ...")
-            let files = try VendorIngestBenchmark.prepare(rows: options.vendorRows, directory: directory)
+            let segment = options.vendor == "segment"
+            DailyBenchmark.say("vendor import: generating \(segment ? "Segment calls" : "an AppsFlyer raw-data export") of \(options.vendorRows) rows and its funnel NDJSON in \(directory) ...")
+            let files = segment ? try VendorIngestBenchmark.prepareSegment(rows: options.vendorRows, directory: directory)
+                : try VendorIngestBenchmark.prepare(rows: options.vendorRows, directory: directory)
             let result = try VendorIngestBenchmark.run(rows: options.vendorRows, vendor: files.vendor, plain: files.plain,
+                                                       source: options.vendor,
                                                        plainDatabase: try scratch("plain"), vendorDatabase: try scratch("vendor"),
                                                        logger: logger)
             DailyBenchmark.say(String(format: """
-                  file: %d rows, %d MB CSV as AppsFlyer exports it
+                  file: %d rows, %d MB %@ as the vendor writes it
                   funnel ingest of the same rows as funnel NDJSON: %d stored in %.2f s = %.0f rows/s
-                  funnel ingest --source appsflyer of the export: %d stored in %.2f s = %.0f rows/s
+                  funnel ingest --source %@ of the export: %d stored in %.2f s = %.0f rows/s
                   ratio: %.2f (target >= 0.80)
-                """, result.rows, result.vendorBytes / 1_000_000, result.plainLoaded, result.plainSeconds, result.plainRowsPerSecond,
-                result.vendorLoaded, result.vendorSeconds, result.vendorRowsPerSecond, result.ratio))
+                """, result.rows, result.vendorBytes / 1_000_000, segment ? "NDJSON" : "CSV", result.plainLoaded, result.plainSeconds,
+                result.plainRowsPerSecond, segment ? "segment" : "appsflyer", result.vendorLoaded, result.vendorSeconds, result.vendorRowsPerSecond, result.ratio))
         }
         if keep { print("kept: \(directory) and databases \(databases.joined(separator: ", "))") }
     }

@@ -17,4 +17,29 @@ struct VendorSourceTests {
         #expect(VendorSource.detect(csvColumns: ["{activity_kind}", "{created_at}", "{adid}", "{app_id}"]) == .adjust)
         #expect(VendorSource.detect(csvColumns: ["activity_kind", "created_at", "adid", "app_token"]) == .adjust)
     }
+
+    @Test("vendor countries become ISO codes: any case, AppsFlyer's UK, English names; minor units divided by the currency's")
+    func countriesAndMinorUnits() {
+        func country(_ text: String) -> String {
+            let bytes = Array(text.utf8)
+            return bytes.withUnsafeBufferPointer { String(decoding: VendorBytes.country($0), as: UTF8.self) }
+        }
+        #expect(country("us") == "US")
+        #expect(country("UK") == "GB")
+        #expect(country("Germany") == "DE")
+        #expect(country("United States of America") == "US")
+        #expect(country("Atlantis") == "Atlantis", "an unknown name is left for the validator to reject")
+        func minor(_ amount: String, _ currency: String) -> String {
+            let a = Array(amount.utf8), c = Array(currency.utf8)
+            return a.withUnsafeBufferPointer { a in
+                c.withUnsafeBufferPointer { String(decoding: VendorBytes.fromMinorUnits(a, currency: $0), as: UTF8.self) }
+            }
+        }
+        #expect(minor("1999", "USD") == "19.99")
+        #expect(minor("5", "eur") == "0.05")
+        #expect(minor("-499", "USD") == "-4.99")
+        #expect(minor("500", "JPY") == "500")
+        #expect(minor("1999", "KWD") == "1.999")
+        #expect(minor("19.99", "USD") == "19.99", "not a whole number: as written")
+    }
 }

@@ -688,7 +688,9 @@ create table ingest_files (
     default_tz text,
     max_reject_share double precision,
     ranks_as bigint,
-    superseded_at timestamp with time zone
+    superseded_at timestamp with time zone,
+    source text,
+    revenue_minor_units boolean not null default false
 );
 
 alter table ingest_files add constraint ingest_files_pkey PRIMARY KEY (file_id);
@@ -980,11 +982,13 @@ create table raw_ad_spend (
     impressions bigint,
     clicks bigint,
     file_id bigint not null,
-    hour smallint
+    hour smallint,
+    adset text not null default ''::text,
+    creative text not null default ''::text
 ) partition by RANGE (spend_date);
 
 alter table raw_ad_spend add constraint raw_ad_spend_hour_range CHECK (((hour >= 0) AND (hour <= 23)));
-alter table raw_ad_spend add constraint raw_ad_spend_key UNIQUE NULLS NOT DISTINCT (app_id, spend_date, network, campaign, country, hour);
+alter table raw_ad_spend add constraint raw_ad_spend_key UNIQUE NULLS NOT DISTINCT (app_id, spend_date, network, campaign, country, adset, creative, hour);
 
 CREATE INDEX raw_ad_spend_by_file ON ONLY funnel.raw_ad_spend USING btree (file_id);
 
@@ -1033,7 +1037,9 @@ create table raw_installs (
     referrer_user_id text,
     invite_id text,
     file_id bigint not null,
-    device_id text
+    device_id text,
+    adset text,
+    creative text
 ) partition by RANGE (installed_at);
 
 alter table raw_installs add constraint raw_installs_pkey PRIMARY KEY (app_id, event_id, installed_at);

@@ -54,7 +54,7 @@ public enum IngestBenchmark {
             """)
         let clock = ContinuousClock()
         var started = clock.now
-        let baselineRows = try connection.copyIn("copy bench_baseline_installs (event_id, app_id, user_id, installed_at, network, platform, country, campaign, referrer_user_id, invite_id, device_id) from stdin") { writer in
+        let baselineRows = try connection.copyIn("copy bench_baseline_installs (event_id, app_id, user_id, installed_at, network, platform, country, campaign, referrer_user_id, invite_id, adset, creative, device_id) from stdin") { writer in
             let input = try FileHandle(forReadingFrom: URL(fileURLWithPath: copyText))
             defer { try? input.close() }
             while let chunk = try input.read(upToCount: 1 << 20), !chunk.isEmpty {

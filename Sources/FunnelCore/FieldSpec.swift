@@ -95,6 +95,8 @@ extension EventKind {
                 FieldSpec("campaign", .identifier, required: false),
                 FieldSpec("referrer_user_id", .identifier, required: false),
                 FieldSpec("invite_id", .identifier, required: false),
+                FieldSpec("adset", .identifier, required: false),
+                FieldSpec("creative", .identifier, required: false),
             ]
         case .opens:
             Self.eventHeader + [
@@ -131,6 +133,8 @@ extension EventKind {
                 FieldSpec("impressions", .count, required: false),
                 FieldSpec("clicks", .count, required: false),
                 FieldSpec("hour", .count, required: false),
+                FieldSpec("adset", .identifier, required: false),
+                FieldSpec("creative", .identifier, required: false),
             ]
         case .steps:
             Self.eventHeader + [

@@ -7,7 +7,7 @@ public enum InputContract {
     /// What a kind is, in a line.
     public static func summary(_ kind: EventKind) -> String {
         switch kind {
-        case .installs: "an app install, with its attribution (network, campaign, country, platform)"
+        case .installs: "an app install, with its attribution (network, campaign, adset, creative, country, platform)"
         case .opens: "an app open (a session start)"
         case .retention: "a user reported active on day N after install (an MMP's retention export)"
         case .purchases: "a purchase, with its revenue and currency"
@@ -53,6 +53,12 @@ public enum InputContract {
         if kind == .adSpend && field.name == "hour" {
             return "hour of the day, 0-23, in the reporting time zone like date; a day's hour rows add up to its "
                 + "spend, and replace a row without an hour for the same date, network, campaign and country"
+        }
+        if kind == .installs && field.name == "adset" {
+            return "identifier: the ad set (ad group) of the campaign the install is attributed to"
+        }
+        if kind == .installs && field.name == "creative" {
+            return "identifier: the ad or creative the install is attributed to"
         }
         if kind == .currencyRates && field.name == "date" {
             return "date (YYYY-MM-DD): the rate holds from this date until the currency's next dated rate"

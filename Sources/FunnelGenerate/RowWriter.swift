@@ -62,8 +62,9 @@ final class RowWriter {
         self.main = main
         self.late = late
         self.messiness = messiness
-        // The generated people all have user ids: no device_id column.
-        let names = kind.fieldNames.filter { $0 != "device_id" }
+        // The generated people all have user ids: no device_id column; nor the attribution below
+        // the campaign (adset, creative), which the planted model does not have.
+        let names = kind.fieldNames.filter { $0 != "device_id" && $0 != "adset" && $0 != "creative" }
         columnCount = names.count
         jsonKeys = names.enumerated().map { index, name in
             Array("\(index == 0 ? "" : ",")\"\(name)\":".utf8)

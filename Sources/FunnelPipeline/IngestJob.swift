@@ -16,6 +16,10 @@ public struct IngestJob: Sendable {
     public var reading = IngestSettings()
     /// `--retry`: load again the files loaded with rejected rows.
     public var retry = false
+    /// `--source`: the vendor whose export every file is (docs/imports.md).
+    public var source: VendorSource?
+    /// `--revenue-minor-units`: the vendor exports' revenue is in minor units.
+    public var revenueMinorUnits = false
 
     public init(settings: ConnectionSettings, kind: EventKind?, assumeTimeZone: String?, workers: Int, workerOptions: WorkerOptions) {
         self.settings = settings
@@ -53,6 +57,8 @@ public struct IngestJob: Sendable {
         var run = IngestRun(settings: settings, kind: kind, assumeTimeZone: assumeTimeZone, workers: workers, workerOptions: workerOptions)
         run.reading = reading
         run.retry = retry
+        run.source = source
+        run.revenueMinorUnits = revenueMinorUnits
         let reports: [IngestRun.FileReport]
         do {
             reports = try run.run(files: files, stop: stop, progress: progress, logger: logger)

@@ -20,7 +20,9 @@ struct BenchIngestCommand: ParsableCommand {
         afterwards. Prints rows/s, ratios and this process's peak memory. --history-runs N runs the \
         limit and the import N times in turn, each on fresh databases, and prints every run's ratio \
         and their median: on a machine whose speed drifts, the median of pairs run side by side is \
-        steadier than one pair.
+        steadier than one pair. --vendor-rows N imports a generated AppsFlyer export of N rows \
+        (--source appsflyer) beside the same rows as funnel NDJSON, each into a fresh database, and \
+        prints the ratio of their rows/s (docs/imports.md).
         """
     )
 
@@ -52,6 +54,13 @@ struct BenchIngestCommand: ParsableCommand {
     @Flag(name: .customLong("no-duckdb"), help: "Skip the DuckDB load.")
     var noDuckDB = false
 
+    @Option(name: .customLong("vendor-rows"),
+            help: "Rows of a generated AppsFlyer export imported (--source appsflyer) beside the same rows as funnel NDJSON; 0 skips this part.")
+    var vendorRows = 0
+
+    @Option(help: "The vendor of --vendor-rows: appsflyer (CSV) or segment (NDJSON).")
+    var vendor = "appsflyer"
+
     @Flag(help: "Keep the generated files and the benchmark databases.")
     var keep = false
 
@@ -62,14 +71,18 @@ struct BenchIngestCommand: ParsableCommand {
         guard events >= 1000 else { throw ValidationError("--events must be at least 1000") }
         guard historyWorkers >= 1 else { throw ValidationError("--history-workers must be at least 1") }
         guard historyRuns >= 1 else { throw ValidationError("--history-runs must be at least 1") }
+        guard vendorRows >= 0 else { throw ValidationError("--vendor-rows must be 0 or more") }
+        guard ["appsflyer", "segment"].contains(vendor) else { throw ValidationError("--vendor must be appsflyer or segment") }
     }
 
     func run() throws {
         var logger = logging.bootstrap(label: "funnel.bench")
         if !logging.verbose { logger.logLevel = .warning }
-        let options = IngestBenchmark.Options(
+        var options = IngestBenchmark.Options(
             events: events, historyUsers: historyUsers, historyDays: historyDays, historyWorkers: historyWorkers,
             historyRuns: historyRuns, noHistory: noHistory, noDaily: noDaily, duckdbPython: duckdbPython, noDuckDB: noDuckDB, keep: keep)
+        options.vendorRows = vendorRows
+        options.vendor = vendor
         try IngestBenchmark.measure(options, logger: logger) { try database.settings(logger: logger) }
     }
 }

@@ -56,6 +56,13 @@ struct IngestCommand: ParsableCommand {
     @Flag(help: "Load again the files already loaded with rejected rows, with the current options: what they stored is not stored twice.")
     var retry = false
 
+    @Option(help: ArgumentHelp("The vendor whose export every file is, read as the vendor ships it (\(VendorSource.names); docs/imports.md); default: the file's [[ingest.files]] rule's source, else told by a CSV header where only one vendor writes it.", valueName: "vendor"))
+    var source: String?
+
+    @Flag(name: .customLong("revenue-minor-units"),
+          help: "A PostHog export's revenue is in minor units (cents): divide it by the currency's minor units (docs/imports.md).")
+    var revenueMinorUnits = false
+
     @OptionGroup var reading: FileReadingOptions
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var logging: LoggingOptions
@@ -65,6 +72,14 @@ struct IngestCommand: ParsableCommand {
         guard lease >= 1 else { throw ValidationError("--lease must be at least 1 second") }
         guard bulkRows >= 1 else { throw ValidationError("--bulk-rows must be at least 1") }
         guard splitCopyMB >= 0 else { throw ValidationError("--split-copy-mb must be 0 or more") }
+        if let source {
+            guard VendorSource(rawValue: source) != nil else {
+                throw ValidationError("--source \(source): not a vendor funnel reads; use one of \(VendorSource.names)")
+            }
+            guard reading.kind == nil else {
+                throw ValidationError("--source and --kind: a vendor's export holds several kinds, each row's told by the vendor; give one of them")
+            }
+        }
     }
 
     func run() throws {
@@ -90,6 +105,8 @@ struct IngestCommand: ParsableCommand {
                                                                          splitCopyBytes: Int64(splitCopyMB) << 20))
         job.reading = reading.reading(ingestSettings)
         job.retry = retry
+        job.source = source.flatMap(VendorSource.init(rawValue:))
+        job.revenueMinorUnits = revenueMinorUnits
         let outcome = try job.run(files: files, stop: stop, progress: progress, listRejects: showRejects, logger: workerLogger)
         ticker.stop()
         let reports = outcome.reports
@@ -121,10 +138,12 @@ struct IngestCommand: ParsableCommand {
     private func printHuman(_ reports: [IngestRun.FileReport], rejectLines: [(path: String, line: Int64, reason: String)]) {
         let width = min(60, reports.map(\.path.count).max() ?? 0)
         let statusWidth = max(8, reports.map(\.status.rawValue.count).max() ?? 0)
+        // A vendor's name (rudderstack) is longer than any kind's.
+        let kindWidth = max(9, reports.map { ($0.kind ?? "-").count }.max() ?? 0)
         for report in reports {
             let counts = report.counts
             var line = report.path.padding(toLength: max(width, report.path.count), withPad: " ", startingAt: 0)
-            line += "  \((report.kind ?? "-").padding(toLength: 9, withPad: " ", startingAt: 0))"
+            line += "  \((report.kind ?? "-").padding(toLength: kindWidth, withPad: " ", startingAt: 0))"
             line += " \(report.status.rawValue.padding(toLength: statusWidth, withPad: " ", startingAt: 0))"
             if report.status == .loaded {
                 line += " \(counts.rowsLoaded) rows, \(counts.duplicates) duplicates, \(counts.rejected) rejected"

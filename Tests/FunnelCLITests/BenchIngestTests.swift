@@ -32,4 +32,21 @@ struct BenchIngestTests {
         let admin = try settings.connect()
         #expect(try admin.query("select count(*) from pg_database where datname ~ '^funnel_bench_[0-9]+_'").scalar(Int.self) == 0)
     }
+
+    @Test("--vendor-rows imports an AppsFlyer export beside the same rows as funnel NDJSON, every row stored by both, with the ratio")
+    func vendorRun() throws {
+        let settings = try TestCluster.freshDatabase()
+        let outcome = try FunnelExecutable.run(["bench", "ingest", "--no-history", "--no-daily", "--vendor-rows", "3000"],
+                                               environment: ["DATABASE_URL": settings.conninfo])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let out = outcome.stdout
+        let plain = try #require(out.firstMatch(of: /same rows as funnel NDJSON: ([0-9]+) stored in [0-9.]+ s = ([0-9]+) rows\/s/), "\(out)")
+        let vendor = try #require(out.firstMatch(of: /--source appsflyer of the export: ([0-9]+) stored in [0-9.]+ s = ([0-9]+) rows\/s/), "\(out)")
+        #expect(Int(plain.1) == 3000 && Int(vendor.1) == 3000)
+        let ratio = try #require(out.firstMatch(of: /ratio: ([0-9.]+) \(target >= 0.80\)/), "\(out)")
+        let expected = (Double(vendor.2) ?? 0) / max(Double(plain.2) ?? 1, 1)
+        #expect(abs((Double(ratio.1) ?? 0) - expected) < 0.02)
+        let admin = try settings.connect()
+        #expect(try admin.query("select count(*) from pg_database where datname ~ '^funnel_bench_[0-9]+_'").scalar(Int.self) == 0)
+    }
 }

@@ -75,7 +75,7 @@ final class ComputeFixture {
             insert into raw_ad_spend (app_id, spend_date, network, campaign, country, spend, currency, impressions, clicks,
                                       hour, file_id)
             values ($1, $2::date, $3, $4, $5, $6, $7, $8, $9, $10::smallint, 0)
-            on conflict (app_id, spend_date, network, campaign, country, hour)
+            on conflict (app_id, spend_date, network, campaign, country, adset, creative, hour)
             do update set spend = excluded.spend, impressions = excluded.impressions, clicks = excluded.clicks
             """, [app, date, network, campaign, country, spend, currency, impressions, clicks, hour])
     }

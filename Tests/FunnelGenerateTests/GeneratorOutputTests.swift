@@ -53,8 +53,10 @@ struct GeneratorOutputTests {
         var total = 0
         for path in files {
             let parsed = try StrictReader.read(path, format: format)
-            // Every generated person has a user id: no device_id column.
-            if format == .csv { #expect(parsed.header == parsed.kind.fieldNames.filter { $0 != "device_id" }, "\(path)") }
+            // Every generated person has a user id: no device_id column; no adset or creative either.
+            if format == .csv {
+                #expect(parsed.header == parsed.kind.fieldNames.filter { !["device_id", "adset", "creative"].contains($0) }, "\(path)")
+            }
             #expect(parsed.invalid == 0, "\(path): \(parsed.reasons.prefix(3))")
             total += parsed.rows.count
             for row in parsed.rows { #expect(row["app_id"] == "com.example.app") }

@@ -13,7 +13,7 @@ struct CSVReadingTests {
             + "e1,app,u1,2024-05-01T10:00:00Z,facebook,iOS,de,spring,,\n")
         let result = try readAll(path)
         #expect(result.rejects == [])
-        #expect(result.lines[.installs] == ["e1\tapp\tu1\t2024-05-01 10:00:00+00\tfacebook\tios\tDE\tspring\t\\N\t\\N\t\\N"])
+        #expect(result.lines[.installs] == ["e1\tapp\tu1\t2024-05-01 10:00:00+00\tfacebook\tios\tDE\tspring\t\\N\t\\N\t\\N\t\\N\t\\N"])
         #expect(result.rowsRead == 1)
     }
 
@@ -153,7 +153,7 @@ struct CSVReadingTests {
         #expect(try readAll(try scratch.file("opens.ndjson", "\n\n")).rowsRead == 0)
     }
 
-    @Test("ad_spend writes '' for absent campaign and country and USD for absent currency")
+    @Test("ad_spend writes '' for absent campaign, country, adset and creative and USD for absent currency")
     func adSpendDefaults() throws {
         let scratch = try Scratch()
         let path = try scratch.file("ad_spend.csv",
@@ -163,8 +163,8 @@ struct CSVReadingTests {
         let result = try readAll(path)
         #expect(result.rejects == [])
         #expect(result.lines[.adSpend] == [
-            "app\t2024-05-01\tfacebook\t120.5\t\t\tUSD\t1000\t\\N\t\\N",
-            "app\t2024-05-02\tfacebook\t0.000001\tc1\tBR\tEUR\t7\t3\t\\N",
+            "app\t2024-05-01\tfacebook\t120.5\t\t\tUSD\t1000\t\\N\t\\N\t\t",
+            "app\t2024-05-02\tfacebook\t0.000001\tc1\tBR\tEUR\t7\t3\t\\N\t\t",
         ])
         #expect(result.bounds[.adSpend]?.earliestDate == "2024-05-01")
         #expect(result.bounds[.adSpend]?.latestDate == "2024-05-02")

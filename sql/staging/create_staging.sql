@@ -14,7 +14,8 @@
 
 create temp table if not exists stage_installs (
     event_id text, app_id text, user_id text, installed_at timestamptz, network text,
-    platform text, country text, campaign text, referrer_user_id text, invite_id text, device_id text);
+    platform text, country text, campaign text, referrer_user_id text, invite_id text, adset text, creative text,
+    device_id text);
 
 create temp table if not exists stage_opens (
     event_id text, app_id text, user_id text, opened_at timestamptz, session_seconds integer, device_id text);
@@ -31,7 +32,7 @@ create temp table if not exists stage_invites (
 
 create temp table if not exists stage_ad_spend (
     app_id text, spend_date date, network text, spend numeric(20,6), campaign text, country text,
-    currency text, impressions bigint, clicks bigint, hour smallint);
+    currency text, impressions bigint, clicks bigint, hour smallint, adset text, creative text);
 
 create temp table if not exists stage_steps (
     event_id text, app_id text, user_id text, occurred_at timestamptz, step text, screen text, device_id text);

@@ -13,15 +13,15 @@
 with staged as (
     select distinct on (app_id, event_id)
         event_id, app_id, user_id, installed_at, network, platform, country, campaign,
-        referrer_user_id, invite_id, device_id
+        referrer_user_id, invite_id, adset, creative, device_id
     from stage_installs
     order by app_id, event_id, ctid
 ),
 inserted as (
     insert into raw_installs (event_id, app_id, user_id, installed_at, network, platform, country,
-                              campaign, referrer_user_id, invite_id, device_id, file_id)
+                              campaign, referrer_user_id, invite_id, adset, creative, device_id, file_id)
     select s.event_id, s.app_id, s.user_id, s.installed_at, s.network, s.platform, s.country,
-           s.campaign, s.referrer_user_id, s.invite_id, s.device_id, $1::bigint
+           s.campaign, s.referrer_user_id, s.invite_id, s.adset, s.creative, s.device_id, $1::bigint
     from staged s
     where not exists (
         select 1 from raw_installs r where r.app_id = s.app_id and r.event_id = s.event_id)

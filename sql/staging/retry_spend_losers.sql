@@ -9,7 +9,8 @@ with losers as (
     using raw_ad_spend r
     join ingest_files f on f.file_id = r.file_id
     where r.app_id = s.app_id and r.spend_date = s.spend_date and r.network = s.network
-      and r.campaign = s.campaign and r.country = s.country and r.hour is not distinct from s.hour
+      and r.campaign = s.campaign and r.country = s.country and r.adset = s.adset and r.creative = s.creative
+      and r.hour is not distinct from s.hour
       and coalesce(f.ranks_as, f.file_id) > $1::bigint
     returning 1
 )

@@ -23,6 +23,10 @@ extension IngestBenchmark {
         public var noDuckDB: Bool
         /// Keep the generated files and the scratch databases.
         public var keep: Bool
+        /// Rows of a vendor export imported beside the same rows as funnel NDJSON (0: that part is skipped).
+        public var vendorRows = 0
+        /// The vendor of that part: `appsflyer` (CSV) or `segment` (NDJSON).
+        public var vendor = "appsflyer"
 
         public init(events: Int, historyUsers: Int, historyDays: Int, historyWorkers: Int, historyRuns: Int = 1, noHistory: Bool,
                     noDaily: Bool, duckdbPython: String?, noDuckDB: Bool, keep: Bool) {
@@ -108,6 +112,23 @@ extension IngestBenchmark {
                   ratio: \(String(format: "%.2f", result.ratio)) (target >= 0.70)
                   peak memory (VmHWM): \(result.peakMemoryBytes / 1_048_576) MB (target < 150 MB)
                 """)
+        }
+        if options.vendorRows > 0 {
+            let segment = options.vendor == "segment"
+            DailyBenchmark.say("vendor import: generating \(segment ? "Segment calls" : "an AppsFlyer raw-data export") of \(options.vendorRows) rows and its funnel NDJSON in \(directory) ...")
+            let files = segment ? try VendorIngestBenchmark.prepareSegment(rows: options.vendorRows, directory: directory)
+                : try VendorIngestBenchmark.prepare(rows: options.vendorRows, directory: directory)
+            let result = try VendorIngestBenchmark.run(rows: options.vendorRows, vendor: files.vendor, plain: files.plain,
+                                                       source: options.vendor,
+                                                       plainDatabase: try scratch("plain"), vendorDatabase: try scratch("vendor"),
+                                                       logger: logger)
+            DailyBenchmark.say(String(format: """
+                  file: %d rows, %d MB %@ as the vendor writes it
+                  funnel ingest of the same rows as funnel NDJSON: %d stored in %.2f s = %.0f rows/s
+                  funnel ingest --source %@ of the export: %d stored in %.2f s = %.0f rows/s
+                  ratio: %.2f (target >= 0.80)
+                """, result.rows, result.vendorBytes / 1_000_000, segment ? "NDJSON" : "CSV", result.plainLoaded, result.plainSeconds,
+                result.plainRowsPerSecond, segment ? "segment" : "appsflyer", result.vendorLoaded, result.vendorSeconds, result.vendorRowsPerSecond, result.ratio))
         }
         if keep { print("kept: \(directory) and databases \(databases.joined(separator: ", "))") }
     }

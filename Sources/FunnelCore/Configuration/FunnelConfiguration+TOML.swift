@@ -599,6 +599,13 @@ private struct TableReader {
             rule.kind = kind
         }
         rule.assumeTimeZone = try assumedZone("assume_tz")
+        if let source = try string("source") {
+            guard IngestSettings.vendorSources.contains(source) else {
+                throw error("source", "expected one of \(IngestSettings.vendorSources.joined(separator: ", ")), got \"\(source)\"")
+            }
+            guard rule.kind == nil else { throw error("source", "a vendor's export holds several kinds: give kind or source, not both") }
+            rule.source = source
+        }
         return rule
     }
 

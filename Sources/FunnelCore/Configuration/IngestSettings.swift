@@ -20,6 +20,9 @@ public struct IngestSettings: Sendable, Equatable {
     /// Rules by file name, the first matching one applying.
     public var files: [FileRule] = []
 
+    /// The vendors whose exports ingest reads (`source`; FunnelIngest's `VendorSource`).
+    public static let vendorSources = ["appsflyer", "adjust", "segment", "rudderstack", "posthog"]
+
     /// More than half of the rows rejected refuses the file.
     public static let defaultMaxRejectShare = 0.5
 
@@ -33,11 +36,14 @@ public struct IngestSettings: Sendable, Equatable {
         public var kind: String?
         /// The zone of the file's zone-less timestamps (over the app's and the `[ingest]` one).
         public var assumeTimeZone: String?
+        /// The vendor whose export such a file is (as `--source`; docs/imports.md).
+        public var source: String?
 
-        public init(pattern: String, kind: String? = nil, assumeTimeZone: String? = nil) {
+        public init(pattern: String, kind: String? = nil, assumeTimeZone: String? = nil, source: String? = nil) {
             self.pattern = pattern
             self.kind = kind
             self.assumeTimeZone = assumeTimeZone
+            self.source = source
         }
 
         /// Whether the rule applies to the file at `path` (its last path component).

@@ -121,6 +121,8 @@ public final class FileLoader {
         var options = ReaderOptions(kind: file.kind, assumeTimeZone: file.assumeTimeZone, now: now)
         options.appTimeZones = file.options.appTimeZones
         options.fallbackTimeZone = file.options.fallbackTimeZone
+        options.source = file.options.source
+        options.revenueMinorUnits = file.options.revenueMinorUnits
         options.expansion = expansion
         options.binaryLayout = split?.binary
         let clock = ContinuousClock()
@@ -224,7 +226,7 @@ public final class FileLoader {
             staged.counts.duplicates = staged.rows.values.reduce(0, +) - loaded
             let finished = try connection.query(SQLCatalog.text("bookkeeping/ingest/finish_file.sql"), [
                 file.fileID, workerID, "loaded", staged.counts.rowsRead, staged.counts.rowsLoaded,
-                staged.counts.duplicates, staged.counts.rejected, nil, staged.counts.lines.lines,
+                staged.counts.duplicates, staged.counts.rejected, staged.importNote, staged.counts.lines.lines,
                 staged.counts.lines.header, staged.counts.lines.blank, staged.counts.lines.continuation,
             ])
             guard finished.rows.count == 1 else { throw LoadInterruption.claimLost(fileID: file.fileID) }
@@ -386,6 +388,8 @@ public final class FileLoader {
         var suspectsNoted = false
         /// The rows a split load COPYed into its load table (the rest of its kind are suspects).
         var splitCleanRows = 0
+        /// A vendor export's note for the summary (``VendorSummary/note``).
+        var importNote: String?
     }
 
     /// The split load of `file` when it is loaded by two COPY streams: one event kind given at
@@ -489,6 +493,7 @@ public final class FileLoader {
             }
             staged.counts.rowsRead += sink.rowsRead
             staged.counts.lines += sink.lineCounts
+            if let note = sink.importNote { staged.importNote = note }
             progress(sink.rowsRead, max(0, sink.storedBytesConsumed - bytesReported))
             bytesReported = max(bytesReported, sink.storedBytesConsumed)
             if handOver, let second {

@@ -12,13 +12,19 @@ public struct FileReadOptions: Sendable, Equatable {
     public var fallbackTimeZone: String?
     /// The file is refused when more than this share of its rows is rejected.
     public var maxRejectShare: Double
+    /// The vendor whose export the file is (`--source`, a rule's `source`); nil: funnel's own
+    /// contract, or a vendor told by the header.
+    public var source: VendorSource?
+    /// The vendor's revenue is in minor units (cents): divided by the currency's before loading.
+    public var revenueMinorUnits = false
 
     public init(assumeTimeZone: String? = nil, appTimeZones: [String: String] = [:], fallbackTimeZone: String? = nil,
-                maxRejectShare: Double = IngestSettings.defaultMaxRejectShare) {
+                maxRejectShare: Double = IngestSettings.defaultMaxRejectShare, source: VendorSource? = nil) {
         self.assumeTimeZone = assumeTimeZone
         self.appTimeZones = appTimeZones
         self.fallbackTimeZone = fallbackTimeZone
         self.maxRejectShare = maxRejectShare
+        self.source = source
     }
 }
 

@@ -42,7 +42,8 @@ public struct IngestQueue {
             do {
                 inserted = try connection.query(SQLCatalog.text("bookkeeping/ingest/enqueue_file.sql"),
                                                 [path, kind?.rawValue, sha256, sizeBytes, options.assumeTimeZone, zones,
-                                                 options.fallbackTimeZone, options.maxRejectShare, ranksAs])
+                                                 options.fallbackTimeZone, options.maxRejectShare, ranksAs, options.source?.rawValue,
+                                                 options.revenueMinorUnits])
             } catch let error as PostgresError where error.sqlState == .uniqueViolation {
                 continue
             }
@@ -83,9 +84,11 @@ public struct IngestQueue {
            let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: String] {
             zones = object
         }
-        let options = FileReadOptions(assumeTimeZone: try row.decode(String?.self, at: 3), appTimeZones: zones,
+        var options = FileReadOptions(assumeTimeZone: try row.decode(String?.self, at: 3), appTimeZones: zones,
                                       fallbackTimeZone: try row.decode(String?.self, at: 6),
-                                      maxRejectShare: try row.decode(Double?.self, at: 7) ?? IngestSettings.defaultMaxRejectShare)
+                                      maxRejectShare: try row.decode(Double?.self, at: 7) ?? IngestSettings.defaultMaxRejectShare,
+                                      source: try row.decode(String?.self, at: 9).flatMap(VendorSource.init(rawValue:)))
+        options.revenueMinorUnits = try row.decode(Bool.self, at: 10)
         return ClaimedFile(fileID: try row.decode(Int64.self, at: 0), path: try row.decode(String.self, at: 1),
                            kind: kindName.flatMap(EventKind.init(rawValue:)), options: options,
                            attempts: try row.decode(Int.self, at: 4), ranksAs: try row.decode(Int64?.self, at: 8))

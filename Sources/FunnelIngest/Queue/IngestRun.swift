@@ -37,6 +37,7 @@ public struct IngestRun: Sendable {
         }
 
         public let path: String
+        /// The file's kind; for a vendor export named by `--source` or a rule, the vendor.
         public let kind: String?
         public let status: Status
         public let counts: FileLoadCounts
@@ -69,6 +70,10 @@ public struct IngestRun: Sendable {
     /// The `[ingest]` settings: zones per app and per file name, the reject share; `kind` and
     /// `assumeTimeZone` (the command line's) win over a file rule's.
     public var reading = IngestSettings()
+    /// The vendor whose export every file is (`--source`), over the files' rules.
+    public var source: VendorSource?
+    /// `--revenue-minor-units`: the vendor exports' revenue is in minor units.
+    public var revenueMinorUnits = false
     /// Load content loaded before again (`--retry`): what its first load rejected and the new
     /// options accept is stored; what it stored is not stored twice.
     public var retry = false
@@ -168,7 +173,7 @@ public struct IngestRun: Sendable {
             // A file with no rows loads (there is nothing wrong in it) but is worth a word: an
             // export that came out empty usually means a broken export job.
             let empty = state == .loaded && status.counts.rowsRead == 0
-            return FileReport(path: path, kind: status.kind, status: state, counts: status.counts, fileID: fileID,
+            return FileReport(path: path, kind: status.kind ?? sourceOf(path)?.rawValue, status: state, counts: status.counts, fileID: fileID,
                               message: empty ? (status.counts.lines.lines == 0 ? "empty file: no header and no rows; check the export that wrote it"
                                                                              : "no rows, only a header; check the export that wrote it")
                                              : status.message)
@@ -184,15 +189,23 @@ public struct IngestRun: Sendable {
 
     /// The kind of a file: the command line's, else its `[[ingest.files]]` rule's, else its name's.
     func kindOf(_ path: String) -> EventKind? {
-        kind ?? reading.rule(for: path)?.kind.flatMap(EventKind.init(rawValue:)) ?? EventKind(fileName: path)
+        if sourceOf(path) != nil { return nil }
+        return kind ?? reading.rule(for: path)?.kind.flatMap(EventKind.init(rawValue:)) ?? EventKind(fileName: path)
+    }
+
+    /// The vendor whose export a file is: the command line's, else its `[[ingest.files]]` rule's.
+    func sourceOf(_ path: String) -> VendorSource? {
+        source ?? reading.rule(for: path)?.source.flatMap(VendorSource.init(rawValue:))
     }
 
     /// How a file is read: the command line's zone, else its rule's, for every row; the apps'
     /// zones and `[ingest]`'s for the rest; the reject share.
     func readOptions(_ path: String) -> FileReadOptions {
-        FileReadOptions(assumeTimeZone: assumeTimeZone ?? reading.rule(for: path)?.assumeTimeZone,
-                        appTimeZones: reading.appTimeZones, fallbackTimeZone: reading.assumeTimeZone,
-                        maxRejectShare: reading.maxRejectShare)
+        var options = FileReadOptions(assumeTimeZone: assumeTimeZone ?? reading.rule(for: path)?.assumeTimeZone,
+                                      appTimeZones: reading.appTimeZones, fallbackTimeZone: reading.assumeTimeZone,
+                                      maxRejectShare: reading.maxRejectShare, source: sourceOf(path))
+        options.revenueMinorUnits = revenueMinorUnits
+        return options
     }
 
     /// Runs the workers until every file is finished; returns the files they loaded.

@@ -23,6 +23,8 @@ final class ByteSource {
     private enum Handle {
         case plain(Int32)
         case gzip(gzFile)
+        /// A vendor export read as funnel NDJSON (``VendorStream``).
+        case translated(VendorStream)
     }
 
     private var handle: Handle?
@@ -33,7 +35,7 @@ final class ByteSource {
     /// How far into the file as stored the reads have come (for a .gz file, the compressed bytes
     /// consumed): what a progress line compares with the file's size.
     private(set) var storedBytesConsumed: Int64 = 0
-    private let limit: ExpansionLimit
+    let limit: ExpansionLimit
 
     init(path: String, limit: ExpansionLimit = ExpansionLimit()) throws(Failure) {
         self.limit = limit
@@ -58,6 +60,13 @@ final class ByteSource {
         } else {
             handle = .plain(fd)
         }
+    }
+
+    /// The NDJSON a vendor file translates into: what the reader parses.
+    init(translating stream: VendorStream) {
+        limit = stream.inner.limit
+        isGzip = stream.inner.isGzip
+        handle = .translated(stream)
     }
 
     deinit { release() }
@@ -93,6 +102,11 @@ final class ByteSource {
             storedBytesConsumed = Int64(gzoffset(file))
             try checkExpansion(gzoffset(file))
             return Int(n)
+        case .translated(let stream):
+            let n = try stream.read(into: destination, count: count)
+            bytesProduced += Int64(n)
+            storedBytesConsumed = stream.inner.storedBytesConsumed
+            return n
         }
     }
 
@@ -135,6 +149,7 @@ final class ByteSource {
         switch handle {
         case .plain(let fd): systemClose(fd)
         case .gzip(let file): gzclose(file)
+        case .translated(let stream): stream.inner.release()
         }
         self.handle = nil
     }

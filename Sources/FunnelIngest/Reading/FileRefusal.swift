@@ -20,6 +20,8 @@ public enum FileRefusal: Error, Sendable, Equatable, CustomStringConvertible {
     case badHeader(path: String, reason: String)
     /// A compressed file that expands past the limit: a likely decompression bomb.
     case expandsTooFar(path: String, reason: String)
+    /// A vendor export (``VendorSource``) whose header lacks what that vendor always writes.
+    case vendorHeader(path: String, source: String, reason: String)
     /// The reader could not account for every physical line (a defect of funnel's, never of
     /// the file): refused rather than risk losing rows.
     case unaccountedLines(path: String, lines: Int64, accounted: Int64)
@@ -35,6 +37,7 @@ public enum FileRefusal: Error, Sendable, Equatable, CustomStringConvertible {
              .missingColumns(let path, _, _), .tooManyColumns(let path, _, _),
              .headerTooLong(let path, _), .notNDJSON(let path), .unknownKind(let path),
              .badHeader(let path, _), .expandsTooFar(let path, _), .unaccountedLines(let path, _, _),
+             .vendorHeader(let path, _, _),
              .mostRowsRejected(let path, _, _, _, _, _, _, _):
             path
         }
@@ -65,6 +68,8 @@ public enum FileRefusal: Error, Sendable, Equatable, CustomStringConvertible {
             "\(path): refused: the CSV header is not valid CSV: \(reason); fix the header line"
         case .expandsTooFar(let path, let reason):
             "\(path): refused: \(reason)"
+        case .vendorHeader(let path, let source, let reason):
+            "\(path): refused: not readable as \(source): \(reason)"
         case .unaccountedLines(let path, let lines, let accounted):
             "\(path): refused: read \(lines) lines but accounted for \(accounted); nothing was loaded. "
                 + "This is a defect in funnel: please report it with the file"

@@ -26,6 +26,8 @@ public final class InputFileReader {
 
     let options: ReaderOptions
     private let source: ByteSource
+    /// The vendor export being translated, if the file is one (``VendorSource``).
+    let vendor: VendorStream?
     let scanner: RecordScanner
     var encoder: RowEncoder
     var csv = CSVSplitter()
@@ -59,26 +61,52 @@ public final class InputFileReader {
             guard let parsed = AssumedTimeZone(text) else { throw ReaderOptionError.unknownTimeZone(text) }
             return parsed
         }
+        let fileName = String(path.split(separator: "/").last ?? Substring(path))
+        var vendorSource = options.source
+        var detected = false
+        if vendorSource == nil, options.kind == nil {
+            vendorSource = Self.detectVendor(path: path, named: fileName, options: options)
+            detected = vendorSource != nil
+        }
+        // A vendor that writes times without a zone has a default zone of its own (AppsFlyer: UTC).
+        let fallbackZone = options.fallbackTimeZone ?? vendorSource?.defaultTimeZone
         // The zone given for the file covers every row; else each app's own, else the fallback.
         var appZones: [String: AssumedTimeZone] = [:]
         if options.assumeTimeZone == nil {
             for (app, text) in options.appTimeZones { appZones[app] = try zone(text) }
         }
-        let fileZone = try (options.assumeTimeZone ?? options.fallbackTimeZone).map(zone)
+        let fileZone = try (options.assumeTimeZone ?? fallbackZone).map(zone)
         let latest = Int64((options.now.timeIntervalSince1970 + 2 * 86_400) * 1_000_000)
         encoder = RowEncoder(latestMicros: latest, zone: fileZone, appZones: appZones, binary: options.binaryLayout)
         json = JSONObjectParser(maxFields: options.maxColumns)
         values = Array(repeating: FieldValue(), count: EventKind.allCases.map { $0.fields.count }.max() ?? 0)
-        do {
-            source = try ByteSource(path: path, limit: options.expansion)
-        } catch {
-            throw Self.refusal(error, path: path)
+        if let vendorSource {
+            let stream: VendorStream
+            do {
+                stream = try VendorStream(path: path, source: vendorSource, detected: detected, options: options)
+            } catch {
+                switch error {
+                case .refusal(let refusal): throw refusal
+                case .source(let failure): throw Self.refusal(failure, path: path)
+                }
+            }
+            if vendorSource.writesZonelessTimes {
+                stream.summary.zone = Self.zoneText(options, fallback: fallbackZone, vendor: vendorSource)
+            }
+            vendor = stream
+            source = ByteSource(translating: stream)
+        } else {
+            vendor = nil
+            do {
+                source = try ByteSource(path: path, limit: options.expansion)
+            } catch {
+                throw Self.refusal(error, path: path)
+            }
         }
         scanner = RecordScanner(
             source: source, maxRecord: options.maxRecordBytes, chunk: options.readChunkBytes,
             prefixBytes: options.maxRawTextBytes)
-        let fileName = String(path.split(separator: "/").last ?? Substring(path))
-        kind = options.kind ?? EventKind(fileName: fileName)
+        kind = vendor == nil ? options.kind ?? EventKind(fileName: fileName) : nil
 
         let head: [UInt8]
         do {
@@ -92,11 +120,67 @@ public final class InputFileReader {
             offset = 3
         }
         let firstByte = head.dropFirst(offset).first { $0 != 0x20 && $0 != 0x09 && $0 != 0x0d && $0 != 0x0a }
-        format = options.format ?? InputFormat(fileName: fileName) ?? (firstByte == 0x7b ? .ndjson : .csv)
+        format = vendor != nil ? .ndjson : options.format ?? InputFormat(fileName: fileName) ?? (firstByte == 0x7b ? .ndjson : .csv)
         switch format {
         case .csv: try readHeader()
         case .ndjson: try checkFirstLine()
         }
+    }
+
+    /// The vendor a CSV file's header names unambiguously (``VendorSource/detect(csvColumns:)``),
+    /// read from the file's first line; nil when it names none or cannot be read.
+    private static func detectVendor(path: String, named fileName: String, options: ReaderOptions) -> VendorSource? {
+        guard let probe = try? ByteSource(path: path, limit: options.expansion) else { return nil }
+        defer { probe.release() }
+        var head = [UInt8](repeating: 0, count: 64 * 1024)
+        var filled = 0
+        while filled < head.count {
+            let n = head.withUnsafeMutableBufferPointer { buffer in
+                (try? probe.read(into: buffer.baseAddress! + filled, count: buffer.count - filled)) ?? 0
+            }
+            if n == 0 { break }
+            filled += n
+            if head[..<filled].contains(0x0a) { break }
+        }
+        var line = head[..<filled]
+        if let end = line.firstIndex(of: 0x0a) { line = line[..<end] }
+        if line.starts(with: [0xef, 0xbb, 0xbf]) { line = line.dropFirst(3) }
+        if line.last == 0x0d { line = line.dropLast() }
+        // A line starting with `{` is NDJSON, unless the name says CSV (Adjust's `{adid},...` header):
+        // a Segment call has a messageId and a type, a PostHog event a uuid, a distinct_id and an
+        // event, which no funnel row has.
+        if line.first == 0x7b && InputFormat(fileName: fileName) != .csv {
+            let text = String(decoding: line, as: UTF8.self)
+            if text.contains("\"messageId\"") && text.contains("\"type\"") { return .segment }
+            if text.contains("\"uuid\"") && text.contains("\"distinct_id\"") && text.contains("\"event\"") { return .posthog }
+            return nil
+        }
+        var splitter = CSVSplitter()
+        let bytes = Array(line)
+        return bytes.withUnsafeBufferPointer { record in
+            splitter.split(record, maxFields: options.maxColumns)
+            guard splitter.problem == nil else { return nil }
+            let columns = (0..<splitter.fieldCount).map { column in
+                splitter.withField(column, of: record) { String(decoding: $0, as: UTF8.self) }
+            }
+            return VendorSource.detect(csvColumns: columns)
+        }
+    }
+
+    /// The zone a vendor's zone-less times are read in, as the summary says it.
+    private static func zoneText(_ options: ReaderOptions, fallback: String?, vendor: VendorSource) -> String {
+        if let zone = options.assumeTimeZone { return "\(zone) (--assume-tz or the file's [[ingest.files]] rule)" }
+        var text: String
+        if let configured = options.fallbackTimeZone {
+            text = "\(configured) ([ingest] assume_tz)"
+        } else {
+            text = "\(fallback ?? "UTC") (\(vendor.defaultZoneReason); --assume-tz or [[ingest.apps]] assume_tz sets the app's)"
+        }
+        if !options.appTimeZones.isEmpty {
+            text = "each app's [[ingest.apps]] zone (" + options.appTimeZones.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
+                .joined(separator: ", ") + "), else " + text
+        }
+        return text
     }
 
     private static func refusal(_ error: ByteSource.Failure, path: String) -> FileRefusal {
@@ -223,19 +307,30 @@ public final class InputFileReader {
                     whiteSpaceLines += 1
                     continue
                 }
-                processJSON(record, into: &sink)
+                if let vendor, let held = vendor.takeReject(line: record.line) {
+                    sink.rejects.append(RejectedRow(line: record.line, kind: nil, raw: held.raw, reason: held.reason))
+                } else {
+                    processJSON(record, into: &sink)
+                }
             }
             read += 1
         }
         sink.rowsRead += read
         sink.storedBytesConsumed = source.storedBytesConsumed
-        let now = LineCounts(
+        if let vendor { sink.importNote = vendor.summary.note }
+        var now = LineCounts(
             lines: scanner.linesRead - (pending.map { $0.lines } ?? 0), header: headerLines,
             blank: scanner.blankLines + whiteSpaceLines, continuation: continuationLines)
+        if let vendor, finished {
+            // The vendor header's and records' extra lines are empty lines of the translation.
+            now.header += vendor.headerLines
+            now.continuation += vendor.continuationLines
+            now.blank -= vendor.headerLines + vendor.continuationLines
+        }
         let batch = now - reported
         reported = now
         sink.lineCounts += batch
-        return read > 0 || batch.lines > 0
+        return read > 0 || batch != LineCounts()
     }
 }
 

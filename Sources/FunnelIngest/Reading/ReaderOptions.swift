@@ -22,6 +22,12 @@ public struct ReaderOptions: Sendable {
     public var now: Date
     /// The format, when the caller knows better than the file name and the first byte.
     public var format: InputFormat?
+    /// The vendor whose export the file is (`--source`): its records are translated into
+    /// funnel's kinds (docs/imports.md). Nil: funnel's own contract, or a vendor told by a CSV
+    /// header, when no kind is given.
+    public var source: VendorSource?
+    /// A vendor export's revenue is in minor units (`--revenue-minor-units`).
+    public var revenueMinorUnits = false
     /// A record longer than this is rejected ("record longer than 1 MiB") and skipped.
     public var maxRecordBytes: Int
     /// A CSV header with more columns (or a JSON object with more fields) is refused.

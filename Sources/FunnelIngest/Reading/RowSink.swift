@@ -27,6 +27,9 @@ public struct RowSink: Sendable {
     /// How far into the file as stored the reader had come at the end of this batch (compressed
     /// bytes for a .gz file), for progress against the file's size.
     public var storedBytesConsumed: Int64 = 0
+    /// For a vendor export (``VendorSource``): what the ingest summary says about it so far
+    /// (``VendorSummary/note``); the last batch's is the whole file's.
+    public var importNote: String?
 
     public init() {
         buffers = Array(repeating: [], count: EventKind.allCases.count)
@@ -98,5 +101,6 @@ public struct RowSink: Sendable {
         rejects.removeAll(keepingCapacity: true)
         rowsRead = 0
         lineCounts = LineCounts()
+        importNote = nil
     }
 }

@@ -90,7 +90,7 @@ struct KindPlan {
         }
         absent = specs.map { spec in
             switch (kind, spec.name) {
-            case (.adSpend, "campaign"), (.adSpend, "country"): []
+            case (.adSpend, "campaign"), (.adSpend, "country"), (.adSpend, "adset"), (.adSpend, "creative"): []
             case (_, "currency"): Array("USD".utf8)
             default: Array("\\N".utf8)
             }

@@ -13,5 +13,5 @@ where i.app_id = $1 and i.network <> 'organic' and i.referrer_user_id is null
   and i.installed_at >= $2::date::timestamp at time zone 'UTC'
   and i.installed_at < ($3::date + 1)::timestamp at time zone 'UTC'
 group by i.installed_at::date, i.network, coalesce(i.campaign, ''), coalesce(i.country, '')
-on conflict (app_id, spend_date, network, campaign, country, hour)
+on conflict (app_id, spend_date, network, campaign, country, adset, creative, hour)
 do update set spend = excluded.spend, file_id = excluded.file_id

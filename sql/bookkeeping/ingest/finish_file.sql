@@ -2,7 +2,8 @@
 -- with a message. claimed_by stays set to the worker that finished the file, so a run that
 -- waited for it can name who loaded it.
 -- Grain: at most one row. Inputs: $1 file_id, $2 worker id, $3 status, $4 rows read,
--- $5 rows loaded, $6 duplicates, $7 rejected, $8 message (or null), $9 physical lines,
+-- $5 rows loaded, $6 duplicates, $7 rejected, $8 message (or null; for a loaded vendor export, its note:
+-- which vendor, the zone applied, the rows the vendor marks, the columns not stored), $9 physical lines,
 -- $10 header lines, $11 blank lines, $12 continuation lines (null when not loaded).
 update ingest_files
 set status = $3,

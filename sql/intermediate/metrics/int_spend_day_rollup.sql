@@ -4,7 +4,8 @@
 -- currency's span: currency_rate_days.sql); spend without a rate counts as 0 USD here and is
 -- listed in money_unconverted (money_unconverted.sql), which compute, status and reports name.
 -- A day's spend is the sum of its hour rows; a row without an hour counts only when its (date,
--- network, campaign, country) has no hour rows (hour rows carry the day in more detail).
+-- network, campaign, country, adset, creative) has no hour rows (hour rows carry the day in more
+-- detail). Ad sets and creatives add up to their campaign.
 -- Grain: one row per (app_id, spend_date, network, campaign, country). Reads: compute_scope, spend_scope,
 -- raw_ad_spend, currency_rate_days, currency_rate_spans. The sum is cast to the column's numeric(20,6) in the select: Citus
 -- writes the rows of an insert it plans (currency_rates is a reference table there) without the
@@ -28,5 +29,6 @@ left join currency_rate_days cd on cd.currency = a.currency and cd.day = a.spend
 where a.hour is not null
    or not exists (select 1 from raw_ad_spend h
                   where h.app_id = a.app_id and h.spend_date = a.spend_date and h.network = a.network
-                    and h.campaign = a.campaign and h.country = a.country and h.hour is not null)
+                    and h.campaign = a.campaign and h.country = a.country and h.adset = a.adset
+                    and h.creative = a.creative and h.hour is not null)
 group by a.app_id, a.spend_date, a.network, a.campaign, a.country;

@@ -148,11 +148,14 @@ public final class InputFileReader {
         if line.last == 0x0d { line = line.dropLast() }
         // A line starting with `{` is NDJSON, unless the name says CSV (Adjust's `{adid},...` header):
         // a Segment call has a messageId and a type, a PostHog event a uuid, a distinct_id and an
-        // event, which no funnel row has.
+        // event, an Amplitude event an event_type, an event_time and an amplitude_id, a Firebase
+        // row an event_timestamp, a user_pseudo_id and an event_name, which no funnel row has.
         if line.first == 0x7b && InputFormat(fileName: fileName) != .csv {
             let text = String(decoding: line, as: UTF8.self)
             if text.contains("\"messageId\"") && text.contains("\"type\"") { return .segment }
             if text.contains("\"uuid\"") && text.contains("\"distinct_id\"") && text.contains("\"event\"") { return .posthog }
+            if text.contains("\"event_type\"") && text.contains("\"event_time\"") && text.contains("\"amplitude_id\"") { return .amplitude }
+            if text.contains("\"event_timestamp\"") && text.contains("\"user_pseudo_id\"") && text.contains("\"event_name\"") { return .firebase }
             return nil
         }
         var splitter = CSVSplitter()

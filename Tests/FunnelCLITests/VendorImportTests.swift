@@ -430,6 +430,50 @@ struct VendorImportTests {
             == ["2"])
     }
 
+    @Test("Amplitude Export API zip: its gzipped hourly members read in order as one export, told by their shape, each member's last line kept apart")
+    func amplitudeZip() throws {
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        try FileManager.default.createDirectory(at: workspace.folder.appendingPathComponent("123456"), withIntermediateDirectories: true)
+        _ = try workspace.write("123456/123456_2024-05-01_10#0.json", Self.amplitudeEvents)
+        // The second hour's file ends without a line break.
+        _ = try workspace.write("123456/123456_2024-05-01_11#0.json", [
+            #"{"uuid":"a-8","event_type":"Level Up","event_time":"2024-05-01 11:05:00.000000","user_id":"u2","device_id":"d-8","amplitude_id":903,"app":123456,"event_properties":{"level":1}}"#,
+            #"{"uuid":"a-9","event_type":"session_start","event_time":"2024-05-01 11:00:00.000000","user_id":"u2","device_id":"d-8","amplitude_id":903,"app":123456}"#,
+        ].joined(separator: "\n"))
+        let pack = Process()
+        pack.executableURL = URL(fileURLWithPath: "/bin/sh")
+        pack.arguments = ["-c", "gzip -n 123456/*.json && zip -q -r export.zip 123456 && rm -r 123456"]
+        pack.currentDirectoryURL = workspace.folder
+        try pack.run()
+        pack.waitUntilExit()
+        #expect(pack.terminationStatus == 0)
+        let archive = workspace.folder.appendingPathComponent("export.zip")
+        let outcome = try workspace.funnel(["ingest", archive.path, "--show-rejects"])
+        #expect(outcome.status == 0, "\(outcome.stdout)\(outcome.stderr)")
+        let out = outcome.stdout
+        #expect(out.contains("7 rows, 1 duplicates, 2 rejected (11 lines: 0 header, 10 rows, 1 blank)"), "\(out)")
+        #expect(out.contains("read as Amplitude export (told by its records' shape)"), "\(out)")
+        #expect(out.contains("export.zip:8: event_type: missing"), "\(out)")
+        let connection = try workspace.settings.connect()
+        #expect(try Self.strings(connection, "select user_id || ':' || to_char(opened_at at time zone 'UTC', 'HH24:MI') from funnel.raw_opens order by opened_at")
+            == ["u1:10:00", "u2:11:00"])
+        #expect(try Self.strings(connection, "select event || ':' || user_id from funnel.raw_events order by event_id") == ["Sign Up:u1", "Level Up:u1", "Level Up:u2"])
+        #expect(try Self.strings(connection, "select device_id || '>' || user_id from funnel.identity_links order by device_id") == ["d-1>u1", "d-2>u1", "d-8>u2"])
+
+        // A zip whose members are no Amplitude export is not opened: refused as any file is.
+        let other = try workspace.write("notes.txt", "hello\n")
+        let wrap = Process()
+        wrap.executableURL = URL(fileURLWithPath: "/bin/sh")
+        wrap.arguments = ["-c", "zip -q notes.zip notes.txt"]
+        wrap.currentDirectoryURL = workspace.folder
+        try wrap.run()
+        wrap.waitUntilExit()
+        _ = other
+        let refused = try workspace.funnel(["ingest", workspace.folder.appendingPathComponent("notes.zip").path, "--kind", "events"])
+        #expect(refused.stdout.contains("notes.zip") && refused.stdout.contains("refused") && !refused.stdout.contains("Amplitude"), "\(refused.stdout)\(refused.stderr)")
+    }
+
     @Test("a [[ingest.files]] rule's source reads the files it matches as that vendor's; the summary names the vendor")
     func configuredSource() throws {
         let workspace = try Workspace()

@@ -130,7 +130,7 @@ public final class InputFileReader {
     /// The vendor a CSV file's header names unambiguously (``VendorSource/detect(csvColumns:)``),
     /// read from the file's first line; nil when it names none or cannot be read.
     private static func detectVendor(path: String, named fileName: String, options: ReaderOptions) -> VendorSource? {
-        guard let probe = try? ByteSource(path: path, limit: options.expansion) else { return nil }
+        guard let probe = try? ByteSource(path: path, limit: options.expansion, readsZip: true) else { return nil }
         defer { probe.release() }
         var head = [UInt8](repeating: 0, count: 64 * 1024)
         var filled = 0
@@ -150,6 +150,12 @@ public final class InputFileReader {
         // a Segment call has a messageId and a type, a PostHog event a uuid, a distinct_id and an
         // event, an Amplitude event an event_type, an event_time and an amplitude_id, a Firebase
         // row an event_timestamp, a user_pseudo_id and an event_name, which no funnel row has.
+        // Of a zip archive's vendors only Amplitude ships one.
+        if probe.isZip {
+            let text = String(decoding: line, as: UTF8.self)
+            let amplitude = text.contains("\"event_type\"") && text.contains("\"event_time\"") && text.contains("\"amplitude_id\"")
+            return amplitude ? .amplitude : nil
+        }
         if line.first == 0x7b && InputFormat(fileName: fileName) != .csv {
             let text = String(decoding: line, as: UTF8.self)
             if text.contains("\"messageId\"") && text.contains("\"type\"") { return .segment }

@@ -40,7 +40,7 @@ final class VendorStream {
         self.detected = detected
         maxRawTextBytes = options.maxRawTextBytes
         do {
-            inner = try ByteSource(path: path, limit: options.expansion)
+            inner = try ByteSource(path: path, limit: options.expansion, readsZip: source == .amplitude)
         } catch {
             throw .source(error)
         }

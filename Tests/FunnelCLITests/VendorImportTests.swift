@@ -461,6 +461,17 @@ struct VendorImportTests {
         #expect(try Self.strings(connection, "select event || ':' || user_id from funnel.raw_events order by event_id") == ["Sign Up:u1", "Level Up:u1", "Level Up:u2"])
         #expect(try Self.strings(connection, "select device_id || '>' || user_id from funnel.identity_links order by device_id") == ["d-1>u1", "d-2>u1", "d-8>u2"])
 
+        // A truncated archive is refused whole, naming the zip.
+        let cut = Process()
+        cut.executableURL = URL(fileURLWithPath: "/bin/sh")
+        cut.arguments = ["-c", "head -c 300 export.zip > cut.zip"]
+        cut.currentDirectoryURL = workspace.folder
+        try cut.run()
+        cut.waitUntilExit()
+        let truncated = try workspace.funnel(["ingest", workspace.folder.appendingPathComponent("cut.zip").path, "--source", "amplitude"])
+        #expect(truncated.stdout.contains("cut.zip") && truncated.stdout.contains("refused  not a readable zip archive (no end of central directory record)"),
+                "\(truncated.stdout)\(truncated.stderr)")
+
         // A zip whose members are no Amplitude export is not opened: refused as any file is.
         let other = try workspace.write("notes.txt", "hello\n")
         let wrap = Process()

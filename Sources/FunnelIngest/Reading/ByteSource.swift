@@ -16,6 +16,8 @@ final class ByteSource {
         case cannotOpen(String)
         case readFailed(String)
         case badGzip(String)
+        /// A zip archive (``ZipArchive``) whose directory or members cannot be read.
+        case badZip(String)
         /// The stream expands past its ``ExpansionLimit``.
         case expandsTooFar(String)
     }

@@ -196,6 +196,7 @@ public final class InputFileReader {
         switch error {
         case .cannotOpen(let reason), .readFailed(let reason): .unreadable(path: path, reason: reason)
         case .badGzip(let reason): .badGzip(path: path, reason: reason)
+        case .badZip(let reason): .badZip(path: path, reason: reason)
         case .expandsTooFar(let reason): .expandsTooFar(path: path, reason: reason)
         }
     }

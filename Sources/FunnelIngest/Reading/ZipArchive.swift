@@ -59,11 +59,11 @@ final class ZipArchive {
     /// export's hourly files by hour), directories and `__MACOSX/` entries left out.
     private static func directory(_ fd: Int32) throws(ByteSource.Failure) -> [Member] {
         let size = Int64(lseek(fd, 0, SEEK_END))
-        guard size >= 22 else { throw .badGzip("zip archive: too short for its directory") }
+        guard size >= 22 else { throw .badZip("too short for its directory") }
         let tailSize = Int(min(size, 65_557))
         var tail = [UInt8](repeating: 0, count: tailSize)
         guard tail.withUnsafeMutableBytes({ pread(fd, $0.baseAddress, tailSize, off_t(size - Int64(tailSize))) }) == tailSize else {
-            throw .readFailed("zip archive: cannot read its directory")
+            throw .readFailed("cannot read its directory")
         }
         var end = -1
         var i = tailSize - 22
@@ -71,32 +71,32 @@ final class ZipArchive {
             if tail[i] == 0x50 && tail[i + 1] == 0x4b && tail[i + 2] == 0x05 && tail[i + 3] == 0x06 { end = i; break }
             i -= 1
         }
-        guard end >= 0 else { throw .badGzip("zip archive: no end of central directory record") }
+        guard end >= 0 else { throw .badZip("no end of central directory record") }
         let count = Int(le16(tail, end + 10))
         let directorySize = Int(le32(tail, end + 12))
         let directoryOffset = Int64(le32(tail, end + 16))
         if count == 0xffff || directoryOffset == 0xffff_ffff {
-            throw .badGzip("zip archive: zip64 archives are not read (unzip it and import its files)")
+            throw .badZip("zip64 archives are not read (unzip it and import its files)")
         }
-        guard directoryOffset + Int64(directorySize) <= size else { throw .badGzip("zip archive: directory past the end of the file") }
+        guard directoryOffset + Int64(directorySize) <= size else { throw .badZip("directory past the end of the file") }
         var directory = [UInt8](repeating: 0, count: directorySize)
         guard directory.withUnsafeMutableBytes({ pread(fd, $0.baseAddress, directorySize, off_t(directoryOffset)) }) == directorySize else {
-            throw .readFailed("zip archive: cannot read its directory")
+            throw .readFailed("cannot read its directory")
         }
         var members: [Member] = []
         var p = 0
         for _ in 0..<count {
-            guard p + 46 <= directory.count, le32(directory, p) == 0x0201_4b50 else { throw .badGzip("zip archive: bad central directory entry") }
+            guard p + 46 <= directory.count, le32(directory, p) == 0x0201_4b50 else { throw .badZip("bad central directory entry") }
             let method = le16(directory, p + 10)
             let compressed = Int64(le32(directory, p + 20))
             let nameLength = Int(le16(directory, p + 28))
             let extraLength = Int(le16(directory, p + 30))
             let commentLength = Int(le16(directory, p + 32))
             let offset = Int64(le32(directory, p + 42))
-            guard p + 46 + nameLength <= directory.count else { throw .badGzip("zip archive: bad central directory entry") }
+            guard p + 46 + nameLength <= directory.count else { throw .badZip("bad central directory entry") }
             let name = String(decoding: directory[(p + 46)..<(p + 46 + nameLength)], as: UTF8.self)
             if compressed == 0xffff_ffff || offset == 0xffff_ffff {
-                throw .badGzip("zip archive: zip64 members are not read (unzip it and import its files)")
+                throw .badZip("zip64 members are not read (unzip it and import its files)")
             }
             if !name.hasSuffix("/") && !name.hasPrefix("__MACOSX/") {
                 members.append(Member(name: name, method: method, compressedSize: compressed, localOffset: offset))
@@ -138,7 +138,7 @@ final class ZipArchive {
         var header = [UInt8](repeating: 0, count: 30)
         guard header.withUnsafeMutableBytes({ pread(fd, $0.baseAddress, 30, off_t(member.localOffset)) }) == 30,
               Self.le32(header, 0) == 0x0403_4b50 else {
-            throw .badGzip("zip member \(member.name): no local header where the directory says")
+            throw .badZip("zip member \(member.name): no local header where the directory says")
         }
         position = member.localOffset + 30 + Int64(Self.le16(header, 26)) + Int64(Self.le16(header, 28))
         remaining = member.compressedSize
@@ -148,17 +148,17 @@ final class ZipArchive {
         case 8:
             raw = z_stream()
             guard inflateInit2_(&raw, -15, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-                throw .badGzip("zip member \(member.name): zlib could not start inflating")
+                throw .badZip("zip member \(member.name): zlib could not start inflating")
             }
             rawOpen = true
         default:
-            throw .badGzip("zip member \(member.name): compression method \(member.method) is not read (deflate or stored)")
+            throw .badZip("zip member \(member.name): compression method \(member.method) is not read (deflate or stored)")
         }
         isGzipMember = member.name.hasSuffix(".gz")
         if isGzipMember {
             gunzip = z_stream()
             guard inflateInit2_(&gunzip, 15 + 16, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-                throw .badGzip("zip member \(member.name): zlib could not start gunzipping")
+                throw .badZip("zip member \(member.name): zlib could not start gunzipping")
             }
             gunzipOpen = true
             gunzipEnded = false
@@ -205,11 +205,11 @@ final class ZipArchive {
             let produced = min(count, Int(UInt32.max)) - Int(raw.avail_out)
             if code == Z_STREAM_END { rawEnded = true }
             else if code != Z_OK && !(code == Z_BUF_ERROR && produced > 0) {
-                throw .badGzip("zip member \(name): " + (raw.msg.map { String(cString: $0) } ?? "inflate failed"))
+                throw .badZip("zip member \(name): " + (raw.msg.map { String(cString: $0) } ?? "inflate failed"))
             }
             if produced > 0 { return produced }
             if !rawEnded && raw.avail_in == 0 && remaining == 0 {
-                throw .badGzip("zip member \(name): its deflate stream is truncated")
+                throw .badZip("zip member \(name): its deflate stream is truncated")
             }
         }
         return 0
@@ -224,7 +224,7 @@ final class ZipArchive {
                 let n = try readInflated(inflated, Self.bufferSize)
                 if n == 0 {
                     if gunzipEnded || gunzip.total_in == 0 { return 0 }
-                    throw .badGzip("zip member \(name): its gzip stream is truncated")
+                    throw .badZip("zip member \(name): its gzip stream is truncated")
                 }
                 gunzip.next_in = inflated
                 gunzip.avail_in = UInt32(n)
@@ -240,7 +240,7 @@ final class ZipArchive {
             if code == Z_STREAM_END {
                 gunzipEnded = true
             } else if code != Z_OK && !(code == Z_BUF_ERROR && produced > 0) {
-                throw .badGzip("zip member \(name): " + (gunzip.msg.map { String(cString: $0) } ?? "gunzip failed"))
+                throw .badZip("zip member \(name): " + (gunzip.msg.map { String(cString: $0) } ?? "gunzip failed"))
             }
             if produced > 0 { return produced }
         }

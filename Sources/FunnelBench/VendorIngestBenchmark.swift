@@ -143,6 +143,41 @@ public enum VendorIngestBenchmark {
         return (vendor, plain)
     }
 
+    /// Writes `rows` Amplitude export events (one hourly file's form, not gzipped: a tenth
+    /// session_start, a tenth revenue events, the rest events with properties, each with its
+    /// user properties, location and device columns), and their funnel NDJSON translation.
+    public static func prepareAmplitude(rows: Int, directory: String) throws -> (vendor: String, plain: String) {
+        let vendor = directory + "/123456_2024-05-01_0#0.json"
+        let plain = directory + "/amplitude-translated.ndjson"
+        let output = try FileOutput(path: vendor)
+        var text = ""
+        let base = 1_714_521_600
+        let formatter = DateFormatter()
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        for row in 0..<rows {
+            let person = row / 10
+            let at = formatter.string(from: Date(timeIntervalSince1970: TimeInterval(base + (person % 2_000_000) + (row % 10) * 3600))) + ".\(String(format: "%06d", row % 1_000_000))"
+            let user = person % 3 == 0 ? "null" : "\"u\(person)\""
+            let (type, properties, revenue): (String, String, String) = switch row % 10 {
+            case 0: ("session_start", "{}", "null")
+            case 5: ("[Amplitude] Revenue", #"{"$productId":"gems","$price":1.99,"$quantity":1,"$currency":"USD"}"#, "1.99")
+            default: ("Level Up", #"{"level":\#(row % 50),"mode":"story","score":\#(row % 977)}"#, "null")
+            }
+            text += #"{"uuid":"a-\#(row)","event_type":"\#(type)","event_time":"\#(at)","server_upload_time":"\#(at)","user_id":\#(user),"device_id":"d-\#(person)","amplitude_id":\#(900_000 + person),"app":123456,"session_id":\#(base + person),"event_properties":\#(properties),"user_properties":{"plan":"pro","cohort":"spring"},"revenue":\#(revenue),"$insert_id":"i-\#(row)","country":"United States","city":"Austin","platform":"iOS","os_name":"ios","os_version":"17.4","device_brand":"Apple","device_model":"iPhone14-2","language":"English","library":"amplitude-swift/1.4.0"}"#
+            text += "\n"
+            if text.utf8.count > 1 << 20 {
+                try output.write(Array(text.utf8))
+                text = ""
+            }
+        }
+        try output.write(Array(text.utf8))
+        output.close()
+        try VendorTranslation.writeNDJSON(from: vendor, source: .amplitude, to: plain)
+        return (vendor, plain)
+    }
+
     /// Loads the plain NDJSON into `plainDatabase`, then the vendor export into `vendorDatabase`.
     public static func run(rows: Int, vendor: String, plain: String, source name: String = "appsflyer", plainDatabase: ConnectionSettings,
                            vendorDatabase: ConnectionSettings, logger: Logger) throws -> Result {

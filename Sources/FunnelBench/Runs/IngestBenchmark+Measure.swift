@@ -116,10 +116,13 @@ extension IngestBenchmark {
         if options.vendorRows > 0 {
             let segment = options.vendor == "segment"
             let firebase = options.vendor == "firebase"
-            let described = segment ? "Segment calls" : firebase ? "Firebase BigQuery export rows" : "an AppsFlyer raw-data export"
+            let amplitude = options.vendor == "amplitude"
+            let described = segment ? "Segment calls" : firebase ? "Firebase BigQuery export rows"
+                : amplitude ? "an Amplitude export file" : "an AppsFlyer raw-data export"
             DailyBenchmark.say("vendor import: generating \(described) of \(options.vendorRows) rows and its funnel NDJSON in \(directory) ...")
             let files = segment ? try VendorIngestBenchmark.prepareSegment(rows: options.vendorRows, directory: directory)
                 : firebase ? try VendorIngestBenchmark.prepareFirebase(rows: options.vendorRows, directory: directory)
+                : amplitude ? try VendorIngestBenchmark.prepareAmplitude(rows: options.vendorRows, directory: directory)
                 : try VendorIngestBenchmark.prepare(rows: options.vendorRows, directory: directory)
             let result = try VendorIngestBenchmark.run(rows: options.vendorRows, vendor: files.vendor, plain: files.plain,
                                                        source: options.vendor,
@@ -130,7 +133,7 @@ extension IngestBenchmark {
                   funnel ingest of the same rows as funnel NDJSON: %d stored in %.2f s = %.0f rows/s
                   funnel ingest --source %@ of the export: %d stored in %.2f s = %.0f rows/s
                   ratio: %.2f (target >= 0.80)
-                """, result.rows, result.vendorBytes / 1_000_000, segment || firebase ? "NDJSON" : "CSV", result.plainLoaded, result.plainSeconds,
+                """, result.rows, result.vendorBytes / 1_000_000, segment || firebase || amplitude ? "NDJSON" : "CSV", result.plainLoaded, result.plainSeconds,
                 result.plainRowsPerSecond, options.vendor, result.vendorLoaded, result.vendorSeconds, result.vendorRowsPerSecond, result.ratio))
         }
         if keep { print("kept: \(directory) and databases \(databases.joined(separator: ", "))") }

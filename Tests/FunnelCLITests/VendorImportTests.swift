@@ -461,6 +461,19 @@ struct VendorImportTests {
         #expect(try Self.strings(connection, "select event || ':' || user_id from funnel.raw_events order by event_id") == ["Sign Up:u1", "Level Up:u1", "Level Up:u2"])
         #expect(try Self.strings(connection, "select device_id || '>' || user_id from funnel.identity_links order by device_id") == ["d-1>u1", "d-2>u1", "d-8>u2"])
 
+        // A member stored without compression and not gzipped reads as well (zip -0).
+        _ = try workspace.write("later/123456_2024-05-03_09#0.json",
+                                #"{"uuid":"a-10","event_type":"Level Up","event_time":"2024-05-03 09:00:00.000000","user_id":"u3","device_id":"d-10","amplitude_id":904,"app":123456}"# + "\n")
+        let store = Process()
+        store.executableURL = URL(fileURLWithPath: "/bin/sh")
+        store.arguments = ["-c", "zip -q -0 -r stored.zip later"]
+        store.currentDirectoryURL = workspace.folder
+        try store.run()
+        store.waitUntilExit()
+        let stored = try workspace.funnel(["ingest", workspace.folder.appendingPathComponent("stored.zip").path, "--source", "amplitude"])
+        #expect(stored.stdout.contains("1 rows, 0 duplicates, 0 rejected"), "\(stored.stdout)\(stored.stderr)")
+        #expect(try Self.strings(connection, "select user_id from funnel.raw_events where event_id = 'a-10'") == ["u3"])
+
         // A truncated archive is refused whole, naming the zip.
         let cut = Process()
         cut.executableURL = URL(fileURLWithPath: "/bin/sh")

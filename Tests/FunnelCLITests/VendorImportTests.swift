@@ -545,6 +545,29 @@ struct VendorImportTests {
         #expect(revenue("all") == 14.98, "\(networks)")
     }
 
+    @Test("one person seen by AppsFlyer and Amplitude: --app-id reads the Amplitude export as the MMP's app, so its revenue joins the install's network")
+    func appsFlyerAndAmplitude() throws {
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        let installs = try workspace.write("id1234567_installs.csv", Self.appsFlyerColumns.joined(separator: ",") + "\n" + [
+            Self.install("af-1", user: "u1", at: "2024-05-01 10:00:00", media: "Facebook Ads"),
+        ].map { Self.appsFlyerRow($0.merging(["App ID": "com.example.app"]) { $1 }) }.joined(separator: "\n") + "\n")
+        let events = try workspace.write("123456_2024-05-01_12#0.json", [
+            #"{"uuid":"a-1","event_type":"[Amplitude] Revenue","event_time":"2024-05-01 12:00:00.000000","user_id":"u1","device_id":"d-1","amplitude_id":901,"app":123456,"event_properties":{"$currency":"USD"},"revenue":4.99}"#,
+        ].joined(separator: "\n") + "\n")
+        let wrong = try workspace.funnel(["ingest", events.path, "--source", "posthog", "--app-id", "com.example.app"])
+        #expect(wrong.status != 0 && wrong.stderr.contains("--app-id: only an Amplitude export's rows lack their app"), "\(wrong.stderr)")
+        #expect(try workspace.funnel(["ingest", installs.path, "-q"]).status == 0)
+        #expect(try workspace.funnel(["ingest", events.path, "--app-id", "com.example.app", "-q"]).status == 0)
+        #expect(try workspace.funnel(["compute", "-q"]).status == 0)
+        let report = try workspace.funnel(["report", "--app", "com.example.app", "--format", "json"])
+        #expect(report.status == 0, "\(report.stderr)")
+        let document = try FirstHourTests.json(report.stdout)
+        let networks = try #require(document["networks"] as? [[String: Any]])
+        let revenue = (networks.first { $0["network"] as? String == "Facebook Ads" }?["gross_revenue"] as? NSNumber)?.doubleValue
+        #expect(revenue == 4.99, "\(networks)")
+    }
+
     @Test("the same installs and purchases as AppsFlyer reports and as an Adjust export give the same report")
     func sameDataTwoVendors() throws {
         func networks(_ files: [(String, String)]) throws -> [[String: String]] {

@@ -10,8 +10,12 @@
 ///
 /// `uuid` is the event id, else `$insert_id`. `event_time` is UTC written without a zone. The
 /// person is `user_id`, else `device_id`; each row with both ties that device to the user, so one
-/// person with several device ids counts once. The app is `amplitude-<app>` (the project id).
+/// person with several device ids counts once. The app is `--app-id`'s, else `amplitude-<app>`
+/// (the project id).
 struct AmplitudeTranslator: VendorTranslator {
+    /// The app id every row is read as (`--app-id`: the bundle id an MMP's export names the app
+    /// by); nil: `amplitude-<app>`.
+    var appID: [UInt8]?
     var isNDJSON: Bool { true }
 
     mutating func prepare(columns: [String]) throws(VendorHeaderProblem) -> [String] { [] }
@@ -29,7 +33,11 @@ struct AmplitudeTranslator: VendorTranslator {
         func common(_ kind: StaticString) {
             writer.begin(kind: kind)
             if let id = record.value("uuid") ?? record.value("$insert_id") { writer.rawKey("event_id", record.text(id)) }
-            if let app = record.plain("app") { writer.prefixed("app_id", prefix: "amplitude-", Array(app)) }
+            if let appID {
+                writer.string("app_id", appID)
+            } else if let app = record.plain("app") {
+                writer.prefixed("app_id", prefix: "amplitude-", Array(app))
+            }
             if let range = record.value("user_id") { writer.rawKey("user_id", record.text(range)) }
             if let range = record.value("device_id") { writer.rawKey("device_id", record.text(range)) }
         }

@@ -96,13 +96,13 @@ public enum VendorSource: String, Sendable, CaseIterable {
         return nil
     }
 
-    func makeTranslator(revenueMinorUnits: Bool = false) -> any VendorTranslator {
+    func makeTranslator(revenueMinorUnits: Bool = false, appID: String? = nil) -> any VendorTranslator {
         switch self {
         case .appsflyer: AppsFlyerTranslator()
         case .adjust: AdjustTranslator()
         case .segment, .rudderstack: SegmentTranslator()
         case .posthog: PostHogTranslator(minorUnits: revenueMinorUnits)
-        case .amplitude: AmplitudeTranslator()
+        case .amplitude: AmplitudeTranslator(appID: appID.map { Array($0.utf8) })
         case .firebase: FirebaseTranslator()
         }
     }

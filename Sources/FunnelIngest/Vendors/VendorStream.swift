@@ -46,7 +46,7 @@ final class VendorStream {
         }
         scanner = RecordScanner(source: inner, maxRecord: options.maxRecordBytes, chunk: options.readChunkBytes,
                                 prefixBytes: options.maxRawTextBytes)
-        translator = source.makeTranslator(revenueMinorUnits: options.revenueMinorUnits)
+        translator = source.makeTranslator(revenueMinorUnits: options.revenueMinorUnits, appID: options.appID)
         summary = VendorSummary(source: source, detected: detected)
         isNDJSON = translator.isNDJSON
         if isNDJSON {

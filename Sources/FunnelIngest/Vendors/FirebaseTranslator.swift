@@ -127,11 +127,13 @@ struct FirebaseTranslator: VendorTranslator {
                 let name = UnsafeBufferPointer(rebasing: entry.bytes[(key.lowerBound + 1)..<(key.upperBound - 1)])
                 if let text = value.value("string_value") {
                     result.append(Param(name: name, json: value.text(text), plain: value.plain("string_value")))
-                } else if let number = value.plain("int_value") ?? value.plain("double_value") ?? value.plain("float_value") {
-                    let isNumber = number.first.map { $0 == 0x2d || ($0 >= 0x30 && $0 <= 0x39) } ?? false
-                    && number.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2d || $0 == 0x2e || $0 == 0x65 || $0 == 0x45 || $0 == 0x2b }
-                    let written = value.text(value.value("int_value") ?? value.value("double_value") ?? value.value("float_value")!)
-                    result.append(Param(name: name, json: isNumber ? number : written, plain: number))
+                } else if let integer = value.value("int_value") {
+                    // BigQuery writes INT64 as a JSON string: a whole number is stored as a number.
+                    let plain = value.plain("int_value")
+                    let json = plain.map { VendorBytes.isPlainDecimal($0) && !$0.contains(0x2e) } == true ? plain! : value.text(integer)
+                    result.append(Param(name: name, json: json, plain: plain))
+                } else if let real = value.value("double_value") ?? value.value("float_value") {
+                    result.append(Param(name: name, json: value.text(real), plain: value.plain("double_value") ?? value.plain("float_value")))
                 }
             }
             JSONText.skipSpace(p, &i)

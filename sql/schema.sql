@@ -690,7 +690,8 @@ create table ingest_files (
     ranks_as bigint,
     superseded_at timestamp with time zone,
     source text,
-    revenue_minor_units boolean not null default false
+    revenue_minor_units boolean not null default false,
+    vendor_app_id text
 );
 
 alter table ingest_files add constraint ingest_files_pkey PRIMARY KEY (file_id);

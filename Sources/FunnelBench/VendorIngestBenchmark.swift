@@ -104,6 +104,80 @@ public enum VendorIngestBenchmark {
         return (vendor, plain)
     }
 
+    /// Writes `rows` Firebase BigQuery export rows (a tenth first_open, a tenth in_app_purchase,
+    /// the rest events with three params, each with its device, geo and app_info), and their
+    /// funnel NDJSON translation.
+    public static func prepareFirebase(rows: Int, directory: String) throws -> (vendor: String, plain: String) {
+        let vendor = directory + "/firebase-rows-bench.ndjson"
+        let plain = directory + "/firebase-translated.ndjson"
+        let output = try FileOutput(path: vendor)
+        var text = ""
+        let base: Int64 = 1_714_521_600
+        for row in 0..<rows {
+            let person = row / 10
+            let micros = (base + Int64(person % 2_000_000) + Int64(row % 10) * 3600) * 1_000_000 + Int64(row % 1000)
+            let name: String
+            let params: String
+            switch row % 10 {
+            case 0:
+                name = "first_open"
+                params = #"[{"key":"firebase_event_origin","value":{"string_value":"auto","int_value":null,"float_value":null,"double_value":null}}]"#
+            case 5:
+                name = "in_app_purchase"
+                params = #"[{"key":"value","value":{"string_value":null,"int_value":null,"float_value":null,"double_value":1.99}},{"key":"currency","value":{"string_value":"USD","int_value":null,"float_value":null,"double_value":null}},{"key":"product_id","value":{"string_value":"gems","int_value":null,"float_value":null,"double_value":null}}]"#
+            default:
+                name = "level_up"
+                params = #"[{"key":"level","value":{"string_value":null,"int_value":"\#(row % 50)","float_value":null,"double_value":null}},{"key":"character","value":{"string_value":"wizard","int_value":null,"float_value":null,"double_value":null}},{"key":"score","value":{"string_value":null,"int_value":null,"float_value":null,"double_value":\#(row % 977).5}}]"#
+            }
+            let user = person % 3 == 0 ? "null" : "\"u\(person)\""
+            text += #"{"event_date":"20240501","event_timestamp":"\#(micros)","event_name":"\#(name)","event_params":\#(params),"event_previous_timestamp":null,"event_value_in_usd":null,"event_bundle_sequence_id":"\#(row)","user_id":\#(user),"user_pseudo_id":"p\#(person)","user_properties":[],"user_first_touch_timestamp":"\#(micros)","device":{"category":"mobile","mobile_brand_name":"Apple","mobile_model_name":"iPhone","operating_system":"iOS","operating_system_version":"17.4","language":"en-us"},"geo":{"continent":"Europe","country":"\#(["United States", "Germany", "United Kingdom", "Japan"][person % 4])","region":"Berlin","city":"Berlin"},"app_info":{"id":"com.example.app","version":"6.13.0","firebase_app_id":"1:123:ios:abc","install_source":"com.apple.AppStore"},"traffic_source":{"name":"spring_\#(person % 7)","medium":"cpc","source":"\#(["google", "facebook", "(direct)", "tiktok"][person % 4])"},"stream_id":"123","platform":"\#(person % 2 == 0 ? "IOS" : "ANDROID")"}"#
+            text += "\n"
+            if text.utf8.count > 1 << 20 {
+                try output.write(Array(text.utf8))
+                text = ""
+            }
+        }
+        try output.write(Array(text.utf8))
+        output.close()
+        try VendorTranslation.writeNDJSON(from: vendor, source: .firebase, to: plain)
+        return (vendor, plain)
+    }
+
+    /// Writes `rows` Amplitude export events (one hourly file's form, not gzipped: a tenth
+    /// session_start, a tenth revenue events, the rest events with properties, each with its
+    /// user properties, location and device columns), and their funnel NDJSON translation.
+    public static func prepareAmplitude(rows: Int, directory: String) throws -> (vendor: String, plain: String) {
+        let vendor = directory + "/123456_2024-05-01_0#0.json"
+        let plain = directory + "/amplitude-translated.ndjson"
+        let output = try FileOutput(path: vendor)
+        var text = ""
+        let base = 1_714_521_600
+        let formatter = DateFormatter()
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        for row in 0..<rows {
+            let person = row / 10
+            let at = formatter.string(from: Date(timeIntervalSince1970: TimeInterval(base + (person % 2_000_000) + (row % 10) * 3600))) + ".\(String(format: "%06d", row % 1_000_000))"
+            let user = person % 3 == 0 ? "null" : "\"u\(person)\""
+            let (type, properties, revenue): (String, String, String) = switch row % 10 {
+            case 0: ("session_start", "{}", "null")
+            case 5: ("[Amplitude] Revenue", #"{"$productId":"gems","$price":1.99,"$quantity":1,"$currency":"USD"}"#, "1.99")
+            default: ("Level Up", #"{"level":\#(row % 50),"mode":"story","score":\#(row % 977)}"#, "null")
+            }
+            text += #"{"uuid":"a-\#(row)","event_type":"\#(type)","event_time":"\#(at)","server_upload_time":"\#(at)","user_id":\#(user),"device_id":"d-\#(person)","amplitude_id":\#(900_000 + person),"app":123456,"session_id":\#(base + person),"event_properties":\#(properties),"user_properties":{"plan":"pro","cohort":"spring"},"revenue":\#(revenue),"$insert_id":"i-\#(row)","country":"United States","city":"Austin","platform":"iOS","os_name":"ios","os_version":"17.4","device_brand":"Apple","device_model":"iPhone14-2","language":"English","library":"amplitude-swift/1.4.0"}"#
+            text += "\n"
+            if text.utf8.count > 1 << 20 {
+                try output.write(Array(text.utf8))
+                text = ""
+            }
+        }
+        try output.write(Array(text.utf8))
+        output.close()
+        try VendorTranslation.writeNDJSON(from: vendor, source: .amplitude, to: plain)
+        return (vendor, plain)
+    }
+
     /// Loads the plain NDJSON into `plainDatabase`, then the vendor export into `vendorDatabase`.
     public static func run(rows: Int, vendor: String, plain: String, source name: String = "appsflyer", plainDatabase: ConnectionSettings,
                            vendorDatabase: ConnectionSettings, logger: Logger) throws -> Result {

@@ -20,6 +20,8 @@ public struct IngestJob: Sendable {
     public var source: VendorSource?
     /// `--revenue-minor-units`: the vendor exports' revenue is in minor units.
     public var revenueMinorUnits = false
+    /// `--app-id`: the app id of an Amplitude export's rows.
+    public var appID: String?
 
     public init(settings: ConnectionSettings, kind: EventKind?, assumeTimeZone: String?, workers: Int, workerOptions: WorkerOptions) {
         self.settings = settings
@@ -59,6 +61,7 @@ public struct IngestJob: Sendable {
         run.retry = retry
         run.source = source
         run.revenueMinorUnits = revenueMinorUnits
+        run.appID = appID
         let reports: [IngestRun.FileReport]
         do {
             reports = try run.run(files: files, stop: stop, progress: progress, logger: logger)

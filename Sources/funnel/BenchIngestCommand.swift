@@ -58,7 +58,7 @@ struct BenchIngestCommand: ParsableCommand {
             help: "Rows of a generated AppsFlyer export imported (--source appsflyer) beside the same rows as funnel NDJSON; 0 skips this part.")
     var vendorRows = 0
 
-    @Option(help: "The vendor of --vendor-rows: appsflyer (CSV) or segment (NDJSON).")
+    @Option(help: "The vendor of --vendor-rows: appsflyer (CSV), segment, firebase or amplitude (NDJSON).")
     var vendor = "appsflyer"
 
     @Flag(help: "Keep the generated files and the benchmark databases.")
@@ -72,7 +72,9 @@ struct BenchIngestCommand: ParsableCommand {
         guard historyWorkers >= 1 else { throw ValidationError("--history-workers must be at least 1") }
         guard historyRuns >= 1 else { throw ValidationError("--history-runs must be at least 1") }
         guard vendorRows >= 0 else { throw ValidationError("--vendor-rows must be 0 or more") }
-        guard ["appsflyer", "segment"].contains(vendor) else { throw ValidationError("--vendor must be appsflyer or segment") }
+        guard ["appsflyer", "segment", "firebase", "amplitude"].contains(vendor) else {
+            throw ValidationError("--vendor must be appsflyer, segment, firebase or amplitude")
+        }
     }
 
     func run() throws {

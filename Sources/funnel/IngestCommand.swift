@@ -63,6 +63,10 @@ struct IngestCommand: ParsableCommand {
           help: "A PostHog export's revenue is in minor units (cents): divide it by the currency's minor units (docs/imports.md).")
     var revenueMinorUnits = false
 
+    @Option(name: .customLong("app-id"),
+            help: ArgumentHelp("The app id an Amplitude export's rows are read as (its rows name only the project): the bundle id an MMP's export names the app by (docs/imports.md).", valueName: "app"))
+    var appID: String?
+
     @OptionGroup var reading: FileReadingOptions
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var logging: LoggingOptions
@@ -79,6 +83,12 @@ struct IngestCommand: ParsableCommand {
             guard reading.kind == nil else {
                 throw ValidationError("--source and --kind: a vendor's export holds several kinds, each row's told by the vendor; give one of them")
             }
+        }
+        if let appID {
+            guard source == nil || source == VendorSource.amplitude.rawValue else {
+                throw ValidationError("--app-id: only an Amplitude export's rows lack their app; \(source ?? "") rows name theirs")
+            }
+            guard !appID.isEmpty else { throw ValidationError("--app-id: empty") }
         }
     }
 
@@ -107,6 +117,7 @@ struct IngestCommand: ParsableCommand {
         job.retry = retry
         job.source = source.flatMap(VendorSource.init(rawValue:))
         job.revenueMinorUnits = revenueMinorUnits
+        job.appID = appID
         let outcome = try job.run(files: files, stop: stop, progress: progress, listRejects: showRejects, logger: workerLogger)
         ticker.stop()
         let reports = outcome.reports

@@ -49,4 +49,16 @@ struct BenchIngestTests {
         let admin = try settings.connect()
         #expect(try admin.query("select count(*) from pg_database where datname ~ '^funnel_bench_[0-9]+_'").scalar(Int.self) == 0)
     }
+    @Test("--vendor firebase and amplitude import generated exports beside their funnel NDJSON, every row stored by both", arguments: ["firebase", "amplitude"])
+    func ndjsonVendorRun(vendorName: String) throws {
+        let settings = try TestCluster.freshDatabase()
+        let rows = "3000"
+        let outcome = try FunnelExecutable.run(["bench", "ingest", "--no-history", "--no-daily", "--vendor-rows", rows, "--vendor", vendorName],
+                                               environment: ["DATABASE_URL": settings.conninfo])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let out = outcome.stdout
+        let plain = try #require(out.firstMatch(of: /same rows as funnel NDJSON: ([0-9]+) stored/), "\(out)")
+        let vendor = try #require(out.firstMatch(of: /--source ([a-z]+) of the export: ([0-9]+) stored/), "\(out)")
+        #expect(plain.1 == rows && vendor.1 == vendorName && vendor.2 == rows, "\(out)")
+    }
 }

@@ -162,7 +162,7 @@ struct VendorImportTests {
         let usage = try workspace.funnel(["ingest", bad.path, "--source", "appsflyer", "--kind", "installs"])
         #expect(usage.status != 0 && usage.status != 1)
         let unknown = try workspace.funnel(["ingest", bad.path, "--source", "nobody"])
-        #expect(unknown.stderr.contains("--source nobody: not a vendor funnel reads; use one of appsflyer, adjust, segment, rudderstack, posthog"), "\(unknown.stderr)")
+        #expect(unknown.stderr.contains("--source nobody: not a vendor funnel reads; use one of appsflyer, adjust, segment, rudderstack, posthog, amplitude, firebase"), "\(unknown.stderr)")
     }
 
     @Test("ad_spend by adset and creative: two ad sets of one campaign are two rows, a later file restates one, a row without them is its own")
@@ -318,6 +318,186 @@ struct VendorImportTests {
             == ["USD:19.990000", "JPY:500.000000"])
     }
 
+    /// Firebase's BigQuery export rows as NDJSON: a paid first_open, a session_start that ties
+    /// the pseudo id to a user id, an event with int, string and double params, an
+    /// in_app_purchase in EUR, a purchase with event_value_in_usd only, an organic first_open
+    /// (country a name), the event of line 3 exported again, a row without event_timestamp and
+    /// one whose timestamp is not microseconds.
+    static let firebaseRows: String = {
+        func row(_ name: String, _ stamp: String, pseudo: String, user: String?, params: String = "[]", extra: String = "") -> String {
+            let id = user.map { "\"\($0)\"" } ?? "null"
+            return #"{"event_date":"20240501","event_timestamp":"\#(stamp)","event_name":"\#(name)","event_params":\#(params),"user_pseudo_id":"\#(pseudo)","user_id":\#(id),"user_properties":[],"device":{"category":"mobile","operating_system":"iOS"},"app_info":{"id":"com.example.app","version":"1.2"},"platform":"IOS"\#(extra)}"#
+        }
+        let levelUp = row("level_up", "1714564800000000", pseudo: "p-1", user: "u1",
+                          params: #"[{"key":"level","value":{"string_value":null,"int_value":"3","float_value":null,"double_value":null}},{"key":"character","value":{"string_value":"wizard"}},{"key":"score","value":{"double_value":12.5}}]"#)
+        return [
+            row("first_open", "1714557600000000", pseudo: "p-1", user: nil,
+                extra: #","geo":{"country":"United States","city":"Austin"},"traffic_source":{"name":"spring","medium":"cpc","source":"google"}"#),
+            row("session_start", "1714561200000000", pseudo: "p-1", user: "u1",
+                params: #"[{"key":"ga_session_id","value":{"int_value":"1714561200"}}]"#),
+            levelUp,
+            row("in_app_purchase", "1714568400000000", pseudo: "p-1", user: "u1",
+                params: #"[{"key":"value","value":{"double_value":4.99}},{"key":"currency","value":{"string_value":"EUR"}},{"key":"product_id","value":{"string_value":"gems"}}]"#),
+            row("purchase", "1714572000000000", pseudo: "p-2", user: nil, extra: #","event_value_in_usd":9.99"#),
+            row("first_open", "1714575600000000", pseudo: "p-2", user: nil,
+                extra: #","geo":{"country":"Germany"},"traffic_source":{"name":"(direct)","medium":"(none)","source":"(direct)"}"#)
+                .replacingOccurrences(of: #""platform":"IOS""#, with: #""platform":"ANDROID""#),
+            levelUp,
+            #"{"event_date":"20240501","event_name":"tutorial_begin","user_pseudo_id":"p-3","app_info":{"id":"com.example.app"}}"#,
+            row("tutorial_begin", "yesterday", pseudo: "p-3", user: nil),
+        ].joined(separator: "\n") + "\n"
+    }()
+
+    @Test("Firebase BigQuery rows: a derived event id, microsecond times, first_open an install with its traffic source and country, params as properties, purchases per currency, the pseudo id tied to the user")
+    func firebaseRows() throws {
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        let file = try workspace.write("analytics_123456-2024-05-01.ndjson", Self.firebaseRows)
+        let outcome = try workspace.funnel(["ingest", file.path, "--show-rejects"])
+        #expect(outcome.status == 0, "\(outcome.stdout)\(outcome.stderr)")
+        let out = outcome.stdout
+        #expect(out.contains("6 rows, 1 duplicates, 2 rejected (9 lines: 0 header, 9 rows)"), "\(out)")
+        #expect(out.contains("read as Firebase BigQuery export rows (told by its records' shape)"), "\(out)")
+        #expect(!out.contains("times without a zone"), "\(out)")
+        #expect(out.contains("\(file.lastPathComponent):8: event_timestamp: missing"), "\(out)")
+        #expect(out.contains("\(file.lastPathComponent):9: occurred_at:"), "\(out)")
+        let connection = try workspace.settings.connect()
+        #expect(try Self.strings(connection, """
+            select concat_ws('|', user_id, to_char(installed_at at time zone 'UTC', 'YYYY-MM-DD HH24:MI'), network, coalesce(campaign, '-'), country, platform, app_id)
+            from funnel.raw_installs order by user_id
+            """) == ["device:p-2|2024-05-01 15:00|organic|-|DE|android|com.example.app", "u1|2024-05-01 10:00|google|spring|US|ios|com.example.app"])
+        #expect(try Self.strings(connection, "select user_id || ':' || to_char(opened_at at time zone 'UTC', 'HH24:MI') from funnel.raw_opens") == ["u1:11:00"])
+        #expect(try Self.strings(connection, "select currency || ':' || sum(revenue)::text || ':' || string_agg(coalesce(product_id, '-'), ',') || ':' || string_agg(user_id, ',') from funnel.raw_purchases group by currency order by currency")
+            == ["EUR:4.990000:gems:u1", "USD:9.990000:-:device:p-2"])
+        #expect(try Self.strings(connection, "select concat_ws('|', event, user_id, jsonb_typeof(properties->'level'), properties->>'level', properties->>'character', properties->>'score') from funnel.raw_events")
+            == ["level_up|u1|number|3|wizard|12.5"])
+        #expect(try Self.strings(connection, "select count(*)::text || ':' || count(distinct event_id)::text || ':' || bool_and(event_id like 'fb-%')::text from (select event_id from funnel.raw_installs union all select event_id from funnel.raw_opens union all select event_id from funnel.raw_purchases union all select event_id from funnel.raw_events) ids")
+            == ["6:6:true"])
+        #expect(try Self.strings(connection, "select device_id || '>' || user_id from funnel.identity_links order by device_id") == ["p-1>u1"])
+
+        // BigQuery's table name, events_YYYYMMDD, names funnel's events kind: --source says it is Firebase's.
+        let table = try workspace.write("events_20240502.json", #"{"event_date":"20240502","event_timestamp":"1714651200000000","event_name":"tutorial_begin","event_params":[],"user_pseudo_id":"p-4","user_id":null,"app_info":{"id":"com.example.app"},"platform":"ANDROID"}"# + "\n")
+        let second = try workspace.funnel(["ingest", table.path, "--source", "firebase"])
+        #expect(second.status == 0, "\(second.stdout)\(second.stderr)")
+        #expect(try Self.strings(connection, "select user_id || ':' || to_char(occurred_at at time zone 'UTC', 'YYYY-MM-DD HH24:MI') from funnel.raw_events where event = 'tutorial_begin'")
+            == ["device:p-4:2024-05-02 12:00"])
+    }
+
+    /// One hourly file of an Amplitude export (`<project>_<date>_<hour>#<n>.json.gz`): a
+    /// session_start before login, two devices of one user, a revenue event in EUR, one without a
+    /// currency (USD), a blank line, the event of line 2 again, a row without event_type and a
+    /// time that is no date.
+    static let amplitudeEvents = [
+        #"{"uuid":"a-1","event_type":"session_start","event_time":"2024-05-01 10:00:00.123000","user_id":null,"device_id":"d-1","amplitude_id":901,"app":123456,"event_properties":{},"user_properties":{},"revenue":null,"$insert_id":"i-1","country":"United States","platform":"iOS","os_name":"ios"}"#,
+        #"{"uuid":"a-2","event_type":"Sign Up","event_time":"2024-05-01 10:01:00.000000","user_id":"u1","device_id":"d-1","amplitude_id":901,"app":123456,"event_properties":{"method":"email"},"user_properties":{"plan":"free"},"revenue":null,"country":"United States","platform":"iOS","os_name":"ios"}"#,
+        #"{"uuid":"a-3","event_type":"Level Up","event_time":"2024-05-02 08:00:00.000000","user_id":"u1","device_id":"d-2","amplitude_id":901,"app":123456,"event_properties":{"level":4},"revenue":null,"platform":"Android","os_name":"android"}"#,
+        #"{"uuid":"a-4","event_type":"[Amplitude] Revenue","event_time":"2024-05-02 09:00:00.000000","user_id":"u1","device_id":"d-2","amplitude_id":901,"app":123456,"event_properties":{"$productId":"gems","$price":4.99,"$quantity":1,"$currency":"EUR"},"revenue":4.99}"#,
+        #"{"uuid":"a-5","event_type":"Purchase","event_time":"2024-05-02 10:00:00.000000","user_id":null,"device_id":"d-3","amplitude_id":902,"app":123456,"event_properties":{},"revenue":9.99}"#,
+        "",
+        #"{"uuid":"a-2","event_type":"Sign Up","event_time":"2024-05-01 10:01:00.000000","user_id":"u1","device_id":"d-1","amplitude_id":901,"app":123456,"event_properties":{"method":"email"},"user_properties":{"plan":"free"},"revenue":null,"country":"United States","platform":"iOS","os_name":"ios"}"#,
+        #"{"uuid":"a-6","event_time":"2024-05-02 11:00:00.000000","user_id":"u1","device_id":"d-2","amplitude_id":901,"app":123456}"#,
+        #"{"uuid":"a-7","event_type":"Level Up","event_time":"2024-05-32 11:00:00.000000","user_id":"u1","device_id":"d-2","amplitude_id":901,"app":123456}"#,
+    ].joined(separator: "\n") + "\n"
+
+    @Test("Amplitude export file (gzipped NDJSON): uuid the event id, zone-less UTC times, two devices of one user count once, revenue per currency, rejects named by line")
+    func amplitudeEvents() throws {
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        let plain = try workspace.write("123456_2024-05-01_10#0.json", Self.amplitudeEvents)
+        let gzip = Process()
+        gzip.executableURL = URL(fileURLWithPath: "/bin/sh")
+        gzip.arguments = ["-c", "gzip -n \"$0\"", plain.path]
+        try gzip.run()
+        gzip.waitUntilExit()
+        let file = plain.appendingPathExtension("gz")
+        #expect(FileManager.default.fileExists(atPath: file.path))
+        let outcome = try workspace.funnel(["ingest", file.path, "--show-rejects"])
+        #expect(outcome.status == 0, "\(outcome.stdout)\(outcome.stderr)")
+        let out = outcome.stdout
+        #expect(out.contains("5 rows, 1 duplicates, 2 rejected (9 lines: 0 header, 8 rows, 1 blank)"), "\(out)")
+        #expect(out.contains("read as Amplitude export (told by its records' shape); times without a zone read in UTC (Amplitude's export writes UTC"), "\(out)")
+        #expect(out.contains("\(file.lastPathComponent):8: event_type: missing"), "\(out)")
+        #expect(out.contains("\(file.lastPathComponent):9: occurred_at:"), "\(out)")
+        let connection = try workspace.settings.connect()
+        #expect(try Self.strings(connection, "select app_id || ':' || user_id || ':' || to_char(opened_at at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS.MS') from funnel.raw_opens")
+            == ["amplitude-123456:u1:2024-05-01 10:00:00.123"])
+        #expect(try Self.strings(connection, "select event || ':' || user_id || ':' || properties::text from funnel.raw_events order by event")
+            == [#"Level Up:u1:{"level": 4}"#, #"Sign Up:u1:{"method": "email"}"#])
+        #expect(try Self.strings(connection, "select currency || ':' || sum(revenue)::text || ':' || string_agg(user_id || '/' || coalesce(product_id, '-'), ',') from funnel.raw_purchases group by currency order by currency")
+            == ["EUR:4.990000:u1/gems", "USD:9.990000:device:d-3/-"])
+        #expect(try Self.strings(connection, "select device_id || '>' || user_id from funnel.identity_links order by device_id") == ["d-1>u1", "d-2>u1"])
+        #expect(try Self.strings(connection, "select count(distinct user_id)::text from (select user_id from funnel.raw_opens union all select user_id from funnel.raw_events union all select user_id from funnel.raw_purchases) people")
+            == ["2"])
+    }
+
+    @Test("Amplitude Export API zip: its gzipped hourly members read in order as one export, told by their shape, each member's last line kept apart")
+    func amplitudeZip() throws {
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        try FileManager.default.createDirectory(at: workspace.folder.appendingPathComponent("123456"), withIntermediateDirectories: true)
+        _ = try workspace.write("123456/123456_2024-05-01_10#0.json", Self.amplitudeEvents)
+        // The second hour's file ends without a line break.
+        _ = try workspace.write("123456/123456_2024-05-01_11#0.json", [
+            #"{"uuid":"a-8","event_type":"Level Up","event_time":"2024-05-01 11:05:00.000000","user_id":"u2","device_id":"d-8","amplitude_id":903,"app":123456,"event_properties":{"level":1}}"#,
+            #"{"uuid":"a-9","event_type":"session_start","event_time":"2024-05-01 11:00:00.000000","user_id":"u2","device_id":"d-8","amplitude_id":903,"app":123456}"#,
+        ].joined(separator: "\n"))
+        let pack = Process()
+        pack.executableURL = URL(fileURLWithPath: "/bin/sh")
+        pack.arguments = ["-c", "gzip -n 123456/*.json && zip -q -r export.zip 123456 && rm -r 123456"]
+        pack.currentDirectoryURL = workspace.folder
+        try pack.run()
+        pack.waitUntilExit()
+        #expect(pack.terminationStatus == 0)
+        let archive = workspace.folder.appendingPathComponent("export.zip")
+        let outcome = try workspace.funnel(["ingest", archive.path, "--show-rejects"])
+        #expect(outcome.status == 0, "\(outcome.stdout)\(outcome.stderr)")
+        let out = outcome.stdout
+        #expect(out.contains("7 rows, 1 duplicates, 2 rejected (11 lines: 0 header, 10 rows, 1 blank)"), "\(out)")
+        #expect(out.contains("read as Amplitude export (told by its records' shape)"), "\(out)")
+        #expect(out.contains("export.zip:8: event_type: missing"), "\(out)")
+        let connection = try workspace.settings.connect()
+        #expect(try Self.strings(connection, "select user_id || ':' || to_char(opened_at at time zone 'UTC', 'HH24:MI') from funnel.raw_opens order by opened_at")
+            == ["u1:10:00", "u2:11:00"])
+        #expect(try Self.strings(connection, "select event || ':' || user_id from funnel.raw_events order by event_id") == ["Sign Up:u1", "Level Up:u1", "Level Up:u2"])
+        #expect(try Self.strings(connection, "select device_id || '>' || user_id from funnel.identity_links order by device_id") == ["d-1>u1", "d-2>u1", "d-8>u2"])
+
+        // A member stored without compression and not gzipped reads as well (zip -0).
+        _ = try workspace.write("later/123456_2024-05-03_09#0.json",
+                                #"{"uuid":"a-10","event_type":"Level Up","event_time":"2024-05-03 09:00:00.000000","user_id":"u3","device_id":"d-10","amplitude_id":904,"app":123456}"# + "\n")
+        let store = Process()
+        store.executableURL = URL(fileURLWithPath: "/bin/sh")
+        store.arguments = ["-c", "zip -q -0 -r stored.zip later"]
+        store.currentDirectoryURL = workspace.folder
+        try store.run()
+        store.waitUntilExit()
+        let stored = try workspace.funnel(["ingest", workspace.folder.appendingPathComponent("stored.zip").path, "--source", "amplitude"])
+        #expect(stored.stdout.contains("1 rows, 0 duplicates, 0 rejected"), "\(stored.stdout)\(stored.stderr)")
+        #expect(try Self.strings(connection, "select user_id from funnel.raw_events where event_id = 'a-10'") == ["u3"])
+
+        // A truncated archive is refused whole, naming the zip.
+        let cut = Process()
+        cut.executableURL = URL(fileURLWithPath: "/bin/sh")
+        cut.arguments = ["-c", "head -c 300 export.zip > cut.zip"]
+        cut.currentDirectoryURL = workspace.folder
+        try cut.run()
+        cut.waitUntilExit()
+        let truncated = try workspace.funnel(["ingest", workspace.folder.appendingPathComponent("cut.zip").path, "--source", "amplitude"])
+        #expect(truncated.stdout.contains("cut.zip") && truncated.stdout.contains("refused  not a readable zip archive (no end of central directory record)"),
+                "\(truncated.stdout)\(truncated.stderr)")
+
+        // A zip whose members are no Amplitude export is not opened: refused as any file is.
+        let other = try workspace.write("notes.txt", "hello\n")
+        let wrap = Process()
+        wrap.executableURL = URL(fileURLWithPath: "/bin/sh")
+        wrap.arguments = ["-c", "zip -q notes.zip notes.txt"]
+        wrap.currentDirectoryURL = workspace.folder
+        try wrap.run()
+        wrap.waitUntilExit()
+        _ = other
+        let refused = try workspace.funnel(["ingest", workspace.folder.appendingPathComponent("notes.zip").path, "--kind", "events"])
+        #expect(refused.stdout.contains("notes.zip") && refused.stdout.contains("refused") && !refused.stdout.contains("Amplitude"), "\(refused.stdout)\(refused.stderr)")
+    }
+
     @Test("a [[ingest.files]] rule's source reads the files it matches as that vendor's; the summary names the vendor")
     func configuredSource() throws {
         let workspace = try Workspace()
@@ -335,7 +515,7 @@ struct VendorImportTests {
         #expect(outcome.stdout.contains("read as RudderStack events (the Segment spec) (--source or its file rule)"), "\(outcome.stdout)")
         let bad = try workspace.write("bad.toml", "[[ingest.files]]\npattern = \"x*\"\nsource = \"mixpanel\"\n")
         let refused = try workspace.funnel(["ingest", file.path, "--config", bad.path])
-        #expect(refused.stderr.contains("expected one of appsflyer, adjust, segment, rudderstack, posthog, got \"mixpanel\""), "\(refused.stderr)")
+        #expect(refused.stderr.contains("expected one of appsflyer, adjust, segment, rudderstack, posthog, amplitude, firebase, got \"mixpanel\""), "\(refused.stderr)")
     }
 
     @Test("one person seen by two vendors: AppsFlyer's attribution and Segment's purchases join in one report, an identified anonymous buyer included")
@@ -363,6 +543,29 @@ struct VendorImportTests {
         #expect(revenue("Facebook Ads") == 4.99, "\(networks)")
         #expect(revenue("googleadwords_int") == 9.99, "\(networks)")
         #expect(revenue("all") == 14.98, "\(networks)")
+    }
+
+    @Test("one person seen by AppsFlyer and Amplitude: --app-id reads the Amplitude export as the MMP's app, so its revenue joins the install's network")
+    func appsFlyerAndAmplitude() throws {
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        let installs = try workspace.write("id1234567_installs.csv", Self.appsFlyerColumns.joined(separator: ",") + "\n" + [
+            Self.install("af-1", user: "u1", at: "2024-05-01 10:00:00", media: "Facebook Ads"),
+        ].map { Self.appsFlyerRow($0.merging(["App ID": "com.example.app"]) { $1 }) }.joined(separator: "\n") + "\n")
+        let events = try workspace.write("123456_2024-05-01_12#0.json", [
+            #"{"uuid":"a-1","event_type":"[Amplitude] Revenue","event_time":"2024-05-01 12:00:00.000000","user_id":"u1","device_id":"d-1","amplitude_id":901,"app":123456,"event_properties":{"$currency":"USD"},"revenue":4.99}"#,
+        ].joined(separator: "\n") + "\n")
+        let wrong = try workspace.funnel(["ingest", events.path, "--source", "posthog", "--app-id", "com.example.app"])
+        #expect(wrong.status != 0 && wrong.stderr.contains("--app-id: only an Amplitude export's rows lack their app"), "\(wrong.stderr)")
+        #expect(try workspace.funnel(["ingest", installs.path, "-q"]).status == 0)
+        #expect(try workspace.funnel(["ingest", events.path, "--app-id", "com.example.app", "-q"]).status == 0)
+        #expect(try workspace.funnel(["compute", "-q"]).status == 0)
+        let report = try workspace.funnel(["report", "--app", "com.example.app", "--format", "json"])
+        #expect(report.status == 0, "\(report.stderr)")
+        let document = try FirstHourTests.json(report.stdout)
+        let networks = try #require(document["networks"] as? [[String: Any]])
+        let revenue = (networks.first { $0["network"] as? String == "Facebook Ads" }?["gross_revenue"] as? NSNumber)?.doubleValue
+        #expect(revenue == 4.99, "\(networks)")
     }
 
     @Test("the same installs and purchases as AppsFlyer reports and as an Adjust export give the same report")

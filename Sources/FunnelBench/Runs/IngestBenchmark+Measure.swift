@@ -115,8 +115,14 @@ extension IngestBenchmark {
         }
         if options.vendorRows > 0 {
             let segment = options.vendor == "segment"
-            DailyBenchmark.say("vendor import: generating \(segment ? "Segment calls" : "an AppsFlyer raw-data export") of \(options.vendorRows) rows and its funnel NDJSON in \(directory) ...")
+            let firebase = options.vendor == "firebase"
+            let amplitude = options.vendor == "amplitude"
+            let described = segment ? "Segment calls" : firebase ? "Firebase BigQuery export rows"
+                : amplitude ? "an Amplitude export file" : "an AppsFlyer raw-data export"
+            DailyBenchmark.say("vendor import: generating \(described) of \(options.vendorRows) rows and its funnel NDJSON in \(directory) ...")
             let files = segment ? try VendorIngestBenchmark.prepareSegment(rows: options.vendorRows, directory: directory)
+                : firebase ? try VendorIngestBenchmark.prepareFirebase(rows: options.vendorRows, directory: directory)
+                : amplitude ? try VendorIngestBenchmark.prepareAmplitude(rows: options.vendorRows, directory: directory)
                 : try VendorIngestBenchmark.prepare(rows: options.vendorRows, directory: directory)
             let result = try VendorIngestBenchmark.run(rows: options.vendorRows, vendor: files.vendor, plain: files.plain,
                                                        source: options.vendor,
@@ -127,8 +133,8 @@ extension IngestBenchmark {
                   funnel ingest of the same rows as funnel NDJSON: %d stored in %.2f s = %.0f rows/s
                   funnel ingest --source %@ of the export: %d stored in %.2f s = %.0f rows/s
                   ratio: %.2f (target >= 0.80)
-                """, result.rows, result.vendorBytes / 1_000_000, segment ? "NDJSON" : "CSV", result.plainLoaded, result.plainSeconds,
-                result.plainRowsPerSecond, segment ? "segment" : "appsflyer", result.vendorLoaded, result.vendorSeconds, result.vendorRowsPerSecond, result.ratio))
+                """, result.rows, result.vendorBytes / 1_000_000, segment || firebase || amplitude ? "NDJSON" : "CSV", result.plainLoaded, result.plainSeconds,
+                result.plainRowsPerSecond, options.vendor, result.vendorLoaded, result.vendorSeconds, result.vendorRowsPerSecond, result.ratio))
         }
         if keep { print("kept: \(directory) and databases \(databases.joined(separator: ", "))") }
     }

@@ -21,7 +21,7 @@ public struct IngestSettings: Sendable, Equatable {
     public var files: [FileRule] = []
 
     /// The vendors whose exports ingest reads (`source`; FunnelIngest's `VendorSource`).
-    public static let vendorSources = ["appsflyer", "adjust", "segment", "rudderstack", "posthog"]
+    public static let vendorSources = ["appsflyer", "adjust", "segment", "rudderstack", "posthog", "amplitude", "firebase"]
 
     /// More than half of the rows rejected refuses the file.
     public static let defaultMaxRejectShare = 0.5

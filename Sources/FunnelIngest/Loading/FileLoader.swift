@@ -123,6 +123,7 @@ public final class FileLoader {
         options.fallbackTimeZone = file.options.fallbackTimeZone
         options.source = file.options.source
         options.revenueMinorUnits = file.options.revenueMinorUnits
+        options.appID = file.options.appID
         options.expansion = expansion
         options.binaryLayout = split?.binary
         let clock = ContinuousClock()

@@ -17,6 +17,9 @@ public struct FileReadOptions: Sendable, Equatable {
     public var source: VendorSource?
     /// The vendor's revenue is in minor units (cents): divided by the currency's before loading.
     public var revenueMinorUnits = false
+    /// The app id of the rows of a vendor export that names no app funnel can join (`--app-id`:
+    /// Amplitude's rows name their project only).
+    public var appID: String?
 
     public init(assumeTimeZone: String? = nil, appTimeZones: [String: String] = [:], fallbackTimeZone: String? = nil,
                 maxRejectShare: Double = IngestSettings.defaultMaxRejectShare, source: VendorSource? = nil) {

@@ -43,7 +43,7 @@ public struct IngestQueue {
                 inserted = try connection.query(SQLCatalog.text("bookkeeping/ingest/enqueue_file.sql"),
                                                 [path, kind?.rawValue, sha256, sizeBytes, options.assumeTimeZone, zones,
                                                  options.fallbackTimeZone, options.maxRejectShare, ranksAs, options.source?.rawValue,
-                                                 options.revenueMinorUnits])
+                                                 options.revenueMinorUnits, options.appID])
             } catch let error as PostgresError where error.sqlState == .uniqueViolation {
                 continue
             }
@@ -89,6 +89,7 @@ public struct IngestQueue {
                                       maxRejectShare: try row.decode(Double?.self, at: 7) ?? IngestSettings.defaultMaxRejectShare,
                                       source: try row.decode(String?.self, at: 9).flatMap(VendorSource.init(rawValue:)))
         options.revenueMinorUnits = try row.decode(Bool.self, at: 10)
+        options.appID = try row.decode(String?.self, at: 11)
         return ClaimedFile(fileID: try row.decode(Int64.self, at: 0), path: try row.decode(String.self, at: 1),
                            kind: kindName.flatMap(EventKind.init(rawValue:)), options: options,
                            attempts: try row.decode(Int.self, at: 4), ranksAs: try row.decode(Int64?.self, at: 8))

@@ -74,6 +74,8 @@ public struct IngestRun: Sendable {
     public var source: VendorSource?
     /// `--revenue-minor-units`: the vendor exports' revenue is in minor units.
     public var revenueMinorUnits = false
+    /// The app id of an Amplitude export's rows (`--app-id`).
+    public var appID: String?
     /// Load content loaded before again (`--retry`): what its first load rejected and the new
     /// options accept is stored; what it stored is not stored twice.
     public var retry = false
@@ -205,6 +207,7 @@ public struct IngestRun: Sendable {
                                       appTimeZones: reading.appTimeZones, fallbackTimeZone: reading.assumeTimeZone,
                                       maxRejectShare: reading.maxRejectShare, source: sourceOf(path))
         options.revenueMinorUnits = revenueMinorUnits
+        options.appID = appID
         return options
     }
 

@@ -16,6 +16,8 @@ final class ByteSource {
         case cannotOpen(String)
         case readFailed(String)
         case badGzip(String)
+        /// A zip archive (``ZipArchive``) whose directory or members cannot be read.
+        case badZip(String)
         /// The stream expands past its ``ExpansionLimit``.
         case expandsTooFar(String)
     }
@@ -23,6 +25,8 @@ final class ByteSource {
     private enum Handle {
         case plain(Int32)
         case gzip(gzFile)
+        /// A zip archive's members, one after the other (``ZipArchive``).
+        case zip(ZipArchive)
         /// A vendor export read as funnel NDJSON (``VendorStream``).
         case translated(VendorStream)
     }
@@ -30,6 +34,8 @@ final class ByteSource {
     private var handle: Handle?
     /// Whether the file starts with the gzip magic bytes (1f 8b).
     let isGzip: Bool
+    /// Whether the file is a zip archive read as its members (``init(path:limit:readsZip:)``).
+    let isZip: Bool
     /// Bytes read from the file (compressed bytes are not counted: this is what the parser saw).
     private(set) var bytesProduced: Int64 = 0
     /// How far into the file as stored the reads have come (for a .gz file, the compressed bytes
@@ -37,19 +43,24 @@ final class ByteSource {
     private(set) var storedBytesConsumed: Int64 = 0
     let limit: ExpansionLimit
 
-    init(path: String, limit: ExpansionLimit = ExpansionLimit()) throws(Failure) {
+    /// `readsZip`: a zip archive (PK 03 04) is read as its members' contents one after the other
+    /// (a vendor that ships zips, ``ZipArchive``); else its bytes are read as they are.
+    init(path: String, limit: ExpansionLimit = ExpansionLimit(), readsZip: Bool = false) throws(Failure) {
         self.limit = limit
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else { throw .cannotOpen(String(cString: strerror(errno))) }
-        var magic: (UInt8, UInt8) = (0, 0)
-        let got = withUnsafeMutableBytes(of: &magic) { pread(fd, $0.baseAddress, 2, 0) }
+        var magic: (UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0)
+        let got = withUnsafeMutableBytes(of: &magic) { pread(fd, $0.baseAddress, 4, 0) }
         if got < 0 {
             let message = String(cString: strerror(errno))
             close(fd)
             throw .readFailed(message)
         }
-        isGzip = got == 2 && magic.0 == 0x1f && magic.1 == 0x8b
-        if isGzip {
+        isGzip = got >= 2 && magic.0 == 0x1f && magic.1 == 0x8b
+        isZip = readsZip && got == 4 && magic.0 == 0x50 && magic.1 == 0x4b && magic.2 == 0x03 && magic.3 == 0x04
+        if isZip {
+            handle = .zip(try ZipArchive(fd: fd))
+        } else if isGzip {
             // gzdopen takes ownership of the descriptor: gzclose closes it.
             guard let file = gzdopen(fd, "rb") else {
                 close(fd)
@@ -66,6 +77,7 @@ final class ByteSource {
     init(translating stream: VendorStream) {
         limit = stream.inner.limit
         isGzip = stream.inner.isGzip
+        isZip = stream.inner.isZip
         handle = .translated(stream)
     }
 
@@ -102,6 +114,12 @@ final class ByteSource {
             storedBytesConsumed = Int64(gzoffset(file))
             try checkExpansion(gzoffset(file))
             return Int(n)
+        case .zip(let archive):
+            let n = try archive.read(into: destination, count: count)
+            bytesProduced += Int64(n)
+            storedBytesConsumed = archive.consumed
+            try checkExpansion(Int(archive.consumed))
+            return n
         case .translated(let stream):
             let n = try stream.read(into: destination, count: count)
             bytesProduced += Int64(n)
@@ -149,6 +167,7 @@ final class ByteSource {
         switch handle {
         case .plain(let fd): systemClose(fd)
         case .gzip(let file): gzclose(file)
+        case .zip(let archive): archive.close()
         case .translated(let stream): stream.inner.release()
         }
         self.handle = nil

@@ -7,6 +7,8 @@ public enum FileRefusal: Error, Sendable, Equatable, CustomStringConvertible {
     case unreadable(path: String, reason: String)
     /// Gzip magic bytes but the stream does not inflate (corrupt or truncated).
     case badGzip(path: String, reason: String)
+    /// A zip archive read for a vendor that ships zips whose directory or members cannot be read.
+    case badZip(path: String, reason: String)
     /// NUL bytes or invalid UTF-8 at the start: not a text file.
     case binary(path: String)
     case missingColumns(path: String, kind: EventKind, columns: [String])
@@ -33,7 +35,7 @@ public enum FileRefusal: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file this refusal is about.
     public var path: String {
         switch self {
-        case .unreadable(let path, _), .badGzip(let path, _), .binary(let path),
+        case .unreadable(let path, _), .badGzip(let path, _), .badZip(let path, _), .binary(let path),
              .missingColumns(let path, _, _), .tooManyColumns(let path, _, _),
              .headerTooLong(let path, _), .notNDJSON(let path), .unknownKind(let path),
              .badHeader(let path, _), .expandsTooFar(let path, _), .unaccountedLines(let path, _, _),
@@ -49,6 +51,8 @@ public enum FileRefusal: Error, Sendable, Equatable, CustomStringConvertible {
             "\(path): cannot read the file: \(reason)"
         case .badGzip(let path, let reason):
             "\(path): refused: not a valid gzip stream (\(reason)); re-export or re-compress the file"
+        case .badZip(let path, let reason):
+            "\(path): refused: not a readable zip archive (\(reason)); re-export it, or unzip it and import its files"
         case .binary(let path):
             "\(path): refused: binary content (NUL bytes or invalid UTF-8), not a CSV or NDJSON text file"
         case .missingColumns(let path, let kind, let columns):

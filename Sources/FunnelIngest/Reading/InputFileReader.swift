@@ -130,7 +130,7 @@ public final class InputFileReader {
     /// The vendor a CSV file's header names unambiguously (``VendorSource/detect(csvColumns:)``),
     /// read from the file's first line; nil when it names none or cannot be read.
     private static func detectVendor(path: String, named fileName: String, options: ReaderOptions) -> VendorSource? {
-        guard let probe = try? ByteSource(path: path, limit: options.expansion) else { return nil }
+        guard let probe = try? ByteSource(path: path, limit: options.expansion, readsZip: true) else { return nil }
         defer { probe.release() }
         var head = [UInt8](repeating: 0, count: 64 * 1024)
         var filled = 0
@@ -148,11 +148,20 @@ public final class InputFileReader {
         if line.last == 0x0d { line = line.dropLast() }
         // A line starting with `{` is NDJSON, unless the name says CSV (Adjust's `{adid},...` header):
         // a Segment call has a messageId and a type, a PostHog event a uuid, a distinct_id and an
-        // event, which no funnel row has.
+        // event, an Amplitude event an event_type, an event_time and an amplitude_id, a Firebase
+        // row an event_timestamp, a user_pseudo_id and an event_name, which no funnel row has.
+        // Of a zip archive's vendors only Amplitude ships one.
+        if probe.isZip {
+            let text = String(decoding: line, as: UTF8.self)
+            let amplitude = text.contains("\"event_type\"") && text.contains("\"event_time\"") && text.contains("\"amplitude_id\"")
+            return amplitude ? .amplitude : nil
+        }
         if line.first == 0x7b && InputFormat(fileName: fileName) != .csv {
             let text = String(decoding: line, as: UTF8.self)
             if text.contains("\"messageId\"") && text.contains("\"type\"") { return .segment }
             if text.contains("\"uuid\"") && text.contains("\"distinct_id\"") && text.contains("\"event\"") { return .posthog }
+            if text.contains("\"event_type\"") && text.contains("\"event_time\"") && text.contains("\"amplitude_id\"") { return .amplitude }
+            if text.contains("\"event_timestamp\"") && text.contains("\"user_pseudo_id\"") && text.contains("\"event_name\"") { return .firebase }
             return nil
         }
         var splitter = CSVSplitter()
@@ -187,6 +196,7 @@ public final class InputFileReader {
         switch error {
         case .cannotOpen(let reason), .readFailed(let reason): .unreadable(path: path, reason: reason)
         case .badGzip(let reason): .badGzip(path: path, reason: reason)
+        case .badZip(let reason): .badZip(path: path, reason: reason)
         case .expandsTooFar(let reason): .expandsTooFar(path: path, reason: reason)
         }
     }

@@ -28,6 +28,8 @@ public struct ReaderOptions: Sendable {
     public var source: VendorSource?
     /// A vendor export's revenue is in minor units (`--revenue-minor-units`).
     public var revenueMinorUnits = false
+    /// The app id of an Amplitude export's rows (`--app-id`); nil: `amplitude-<project>`.
+    public var appID: String?
     /// A record longer than this is rejected ("record longer than 1 MiB") and skipped.
     public var maxRecordBytes: Int
     /// A CSV header with more columns (or a JSON object with more fields) is refused.

@@ -17,6 +17,10 @@ public enum VendorSource: String, Sendable, CaseIterable {
     case rudderstack
     /// PostHog's events export as NDJSON.
     case posthog
+    /// Amplitude's Export API: a zip of gzipped hourly NDJSON files, or one such file.
+    case amplitude
+    /// Firebase's (Google Analytics for Firebase) BigQuery export rows as NDJSON.
+    case firebase
 
     /// The name the summary and docs use.
     public var displayName: String {
@@ -26,6 +30,8 @@ public enum VendorSource: String, Sendable, CaseIterable {
         case .segment: "Segment calls"
         case .rudderstack: "RudderStack events (the Segment spec)"
         case .posthog: "PostHog events"
+        case .amplitude: "Amplitude export"
+        case .firebase: "Firebase BigQuery export rows"
         }
     }
 
@@ -37,6 +43,8 @@ public enum VendorSource: String, Sendable, CaseIterable {
         case .segment: "Segment"
         case .rudderstack: "RudderStack"
         case .posthog: "PostHog"
+        case .amplitude: "Amplitude"
+        case .firebase: "Firebase"
         }
     }
 
@@ -44,7 +52,7 @@ public enum VendorSource: String, Sendable, CaseIterable {
     public var isNDJSONExport: Bool {
         switch self {
         case .appsflyer, .adjust: false
-        case .segment, .rudderstack, .posthog: true
+        case .segment, .rudderstack, .posthog, .amplitude, .firebase: true
         }
     }
 
@@ -55,8 +63,8 @@ public enum VendorSource: String, Sendable, CaseIterable {
     /// zone), so the zone the import reads them in is said in the summary.
     var writesZonelessTimes: Bool {
         switch self {
-        case .appsflyer, .posthog: true
-        case .adjust, .segment, .rudderstack: false
+        case .appsflyer, .posthog, .amplitude: true
+        case .adjust, .segment, .rudderstack, .firebase: false
         }
     }
 
@@ -64,8 +72,8 @@ public enum VendorSource: String, Sendable, CaseIterable {
     /// the vendor's own default (AppsFlyer's report time zone is UTC unless the team set one).
     var defaultTimeZone: String? {
         switch self {
-        case .appsflyer, .posthog: "UTC"
-        case .adjust, .segment, .rudderstack: nil
+        case .appsflyer, .posthog, .amplitude: "UTC"
+        case .adjust, .segment, .rudderstack, .firebase: nil
         }
     }
 
@@ -73,6 +81,7 @@ public enum VendorSource: String, Sendable, CaseIterable {
     var defaultZoneReason: String {
         switch self {
         case .posthog: "PostHog stores times in UTC"
+        case .amplitude: "Amplitude's export writes UTC"
         default: "\(vendorName)'s default report time zone"
         }
     }
@@ -87,12 +96,14 @@ public enum VendorSource: String, Sendable, CaseIterable {
         return nil
     }
 
-    func makeTranslator(revenueMinorUnits: Bool = false) -> any VendorTranslator {
+    func makeTranslator(revenueMinorUnits: Bool = false, appID: String? = nil) -> any VendorTranslator {
         switch self {
         case .appsflyer: AppsFlyerTranslator()
         case .adjust: AdjustTranslator()
         case .segment, .rudderstack: SegmentTranslator()
         case .posthog: PostHogTranslator(minorUnits: revenueMinorUnits)
+        case .amplitude: AmplitudeTranslator(appID: appID.map { Array($0.utf8) })
+        case .firebase: FirebaseTranslator()
         }
     }
 }

@@ -40,13 +40,13 @@ final class VendorStream {
         self.detected = detected
         maxRawTextBytes = options.maxRawTextBytes
         do {
-            inner = try ByteSource(path: path, limit: options.expansion)
+            inner = try ByteSource(path: path, limit: options.expansion, readsZip: source == .amplitude)
         } catch {
             throw .source(error)
         }
         scanner = RecordScanner(source: inner, maxRecord: options.maxRecordBytes, chunk: options.readChunkBytes,
                                 prefixBytes: options.maxRawTextBytes)
-        translator = source.makeTranslator(revenueMinorUnits: options.revenueMinorUnits)
+        translator = source.makeTranslator(revenueMinorUnits: options.revenueMinorUnits, appID: options.appID)
         summary = VendorSummary(source: source, detected: detected)
         isNDJSON = translator.isNDJSON
         if isNDJSON {

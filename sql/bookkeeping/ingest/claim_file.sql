@@ -34,4 +34,4 @@ set status = 'loading',
     started_at = now()
 from candidate
 where f.file_id = candidate.file_id
-returning f.file_id, f.path, f.kind, f.assume_tz, f.attempts, f.app_time_zones::text, f.default_tz, f.max_reject_share, f.ranks_as, f.source, f.revenue_minor_units;
+returning f.file_id, f.path, f.kind, f.assume_tz, f.attempts, f.app_time_zones::text, f.default_tz, f.max_reject_share, f.ranks_as, f.source, f.revenue_minor_units, f.vendor_app_id;

@@ -7,7 +7,7 @@
 -- zones (jsonb or null), $7 the zone of the other apps (or null), $8 max reject share, $9 the
 -- entry a retry takes the place of in the order of files (or null), $10 the vendor whose export the
 -- file is (--source; null: funnel's contract or told by the header), $11 its revenue is in minor
--- units (--revenue-minor-units).
+-- units (--revenue-minor-units), $12 the app id its rows are read as (--app-id, or null).
 with live as (
     select 1
     from ingest_files
@@ -15,7 +15,7 @@ with live as (
 ), requeued as (
     update ingest_files f
     set status = 'queued', path = $1, kind = $2, size_bytes = $4, assume_tz = $5, app_time_zones = $6::jsonb,
-        default_tz = $7, max_reject_share = $8, ranks_as = $9, source = $10, revenue_minor_units = $11, claimed_by = null, lease_expires_at = null, attempts = 0,
+        default_tz = $7, max_reject_share = $8, ranks_as = $9, source = $10, revenue_minor_units = $11, vendor_app_id = $12, claimed_by = null, lease_expires_at = null, attempts = 0,
         rows_read = null, rows_loaded = null, duplicates = null, rejected = null, message = null,
         lines = null, header_lines = null, blank_lines = null, continuation_lines = null,
         enqueued_at = now(), started_at = null, finished_at = null
@@ -27,8 +27,8 @@ with live as (
     returning f.file_id
 ), inserted as (
     insert into ingest_files (path, kind, content_sha256, size_bytes, assume_tz, app_time_zones, default_tz, max_reject_share,
-                              ranks_as, source, revenue_minor_units)
-    select $1, $2, $3, $4, $5, $6::jsonb, $7, $8, $9::bigint, $10::text, $11::boolean
+                              ranks_as, source, revenue_minor_units, vendor_app_id)
+    select $1, $2, $3, $4, $5, $6::jsonb, $7, $8, $9::bigint, $10::text, $11::boolean, $12::text
     where not exists (select 1 from requeued) and not exists (select 1 from live)
     on conflict (content_sha256) where status in ('queued', 'loading', 'loaded') and superseded_at is null do nothing
     returning file_id

@@ -35,15 +35,14 @@ public enum VendorIngestBenchmark {
             "Advertising ID", "IDFV", "Customer User ID", "Platform", "Device Type", "OS Version", "App Version",
             "SDK Version", "App ID", "App Name", "Is Retargeting", "Is Primary Attribution", "User Agent",
         ]
-        let output = try FileOutput(path: vendor)
-        var text = columns.joined(separator: ",") + "\n"
         let networks = ["Facebook Ads", "googleadwords_int", "organic", "tiktokglobal_int"]
         let base = 1_714_521_600 // 2024-05-01 00:00:00 UTC
         let formatter = DateFormatter()
         formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.locale = Locale(identifier: "en_US_POSIX")
-        for row in 0..<rows {
+        return try write(rows: rows, header: columns.joined(separator: ",") + "\n", vendor: vendor, plain: plain,
+                         source: .appsflyer) { row in
             let person = row / 10
             let network = networks[person % networks.count]
             let installed = formatter.string(from: Date(timeIntervalSince1970: TimeInterval(base + (person % 2_000_000) * 1)))
@@ -59,16 +58,8 @@ public enum VendorIngestBenchmark {
                 "", "IDFV-\(person)", person % 3 == 0 ? "" : "u\(person)", person % 2 == 0 ? "ios" : "android", "iPhone14-2", "17.4",
                 "2.3.1", "v6.13.0", "id1234567", "Bench", "false", "true", "\"Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X)\"",
             ]
-            text += fields.joined(separator: ",") + "\n"
-            if text.utf8.count > 1 << 20 {
-                try output.write(Array(text.utf8))
-                text = ""
-            }
+            return fields.joined(separator: ",")
         }
-        try output.write(Array(text.utf8))
-        output.close()
-        try VendorTranslation.writeNDJSON(from: vendor, source: .appsflyer, to: plain)
-        return (vendor, plain)
     }
 
     /// Writes `rows` Segment calls (a tenth identify, a tenth purchases, the rest track calls with
@@ -76,32 +67,21 @@ public enum VendorIngestBenchmark {
     public static func prepareSegment(rows: Int, directory: String) throws -> (vendor: String, plain: String) {
         let vendor = directory + "/segment-calls-bench.ndjson"
         let plain = directory + "/segment-translated.ndjson"
-        let output = try FileOutput(path: vendor)
-        var text = ""
         let base = 1_714_521_600
         let formatter = ISO8601DateFormatter()
-        for row in 0..<rows {
+        return try write(rows: rows, vendor: vendor, plain: plain, source: .segment) { row in
             let person = row / 10
             let at = formatter.string(from: Date(timeIntervalSince1970: TimeInterval(base + (person % 2_000_000) + (row % 10) * 3600)))
             let context = #""context":{"app":{"namespace":"com.example.app","name":"Bench","version":"6.13.0"},"device":{"id":"dev-\#(person)","model":"iPhone14-2"},"library":{"name":"analytics-ios","version":"4.1.8"},"locale":"en-US","os":{"name":"iOS","version":"17.4"}}"#
             switch row % 10 {
             case 0:
-                text += #"{"type":"identify","messageId":"m-\#(row)","anonymousId":"anon-\#(person)","userId":"u\#(person)","timestamp":"\#(at)","traits":{"plan":"pro","email":"u\#(person)@example.com"},\#(context)}"#
+                return #"{"type":"identify","messageId":"m-\#(row)","anonymousId":"anon-\#(person)","userId":"u\#(person)","timestamp":"\#(at)","traits":{"plan":"pro","email":"u\#(person)@example.com"},\#(context)}"#
             case 5:
-                text += #"{"type":"track","event":"Order Completed","messageId":"m-\#(row)","userId":"u\#(person)","timestamp":"\#(at)","properties":{"revenue":1.99,"currency":"USD","product_id":"gems"},\#(context)}"#
+                return #"{"type":"track","event":"Order Completed","messageId":"m-\#(row)","userId":"u\#(person)","timestamp":"\#(at)","properties":{"revenue":1.99,"currency":"USD","product_id":"gems"},\#(context)}"#
             default:
-                text += #"{"type":"track","event":"Level Achieved","messageId":"m-\#(row)","userId":"u\#(person)","anonymousId":"anon-\#(person)","timestamp":"\#(at)","properties":{"level":\#(row % 50),"mode":"story","score":\#(row % 977)},\#(context)}"#
-            }
-            text += "\n"
-            if text.utf8.count > 1 << 20 {
-                try output.write(Array(text.utf8))
-                text = ""
+                return #"{"type":"track","event":"Level Achieved","messageId":"m-\#(row)","userId":"u\#(person)","anonymousId":"anon-\#(person)","timestamp":"\#(at)","properties":{"level":\#(row % 50),"mode":"story","score":\#(row % 977)},\#(context)}"#
             }
         }
-        try output.write(Array(text.utf8))
-        output.close()
-        try VendorTranslation.writeNDJSON(from: vendor, source: .segment, to: plain)
-        return (vendor, plain)
     }
 
     /// Writes `rows` Firebase BigQuery export rows (a tenth first_open, a tenth in_app_purchase,
@@ -110,10 +90,8 @@ public enum VendorIngestBenchmark {
     public static func prepareFirebase(rows: Int, directory: String) throws -> (vendor: String, plain: String) {
         let vendor = directory + "/firebase-rows-bench.ndjson"
         let plain = directory + "/firebase-translated.ndjson"
-        let output = try FileOutput(path: vendor)
-        var text = ""
         let base: Int64 = 1_714_521_600
-        for row in 0..<rows {
+        return try write(rows: rows, vendor: vendor, plain: plain, source: .firebase) { row in
             let person = row / 10
             let micros = (base + Int64(person % 2_000_000) + Int64(row % 10) * 3600) * 1_000_000 + Int64(row % 1000)
             let name: String
@@ -130,17 +108,8 @@ public enum VendorIngestBenchmark {
                 params = #"[{"key":"level","value":{"string_value":null,"int_value":"\#(row % 50)","float_value":null,"double_value":null}},{"key":"character","value":{"string_value":"wizard","int_value":null,"float_value":null,"double_value":null}},{"key":"score","value":{"string_value":null,"int_value":null,"float_value":null,"double_value":\#(row % 977).5}}]"#
             }
             let user = person % 3 == 0 ? "null" : "\"u\(person)\""
-            text += #"{"event_date":"20240501","event_timestamp":"\#(micros)","event_name":"\#(name)","event_params":\#(params),"event_previous_timestamp":null,"event_value_in_usd":null,"event_bundle_sequence_id":"\#(row)","user_id":\#(user),"user_pseudo_id":"p\#(person)","user_properties":[],"user_first_touch_timestamp":"\#(micros)","device":{"category":"mobile","mobile_brand_name":"Apple","mobile_model_name":"iPhone","operating_system":"iOS","operating_system_version":"17.4","language":"en-us"},"geo":{"continent":"Europe","country":"\#(["United States", "Germany", "United Kingdom", "Japan"][person % 4])","region":"Berlin","city":"Berlin"},"app_info":{"id":"com.example.app","version":"6.13.0","firebase_app_id":"1:123:ios:abc","install_source":"com.apple.AppStore"},"traffic_source":{"name":"spring_\#(person % 7)","medium":"cpc","source":"\#(["google", "facebook", "(direct)", "tiktok"][person % 4])"},"stream_id":"123","platform":"\#(person % 2 == 0 ? "IOS" : "ANDROID")"}"#
-            text += "\n"
-            if text.utf8.count > 1 << 20 {
-                try output.write(Array(text.utf8))
-                text = ""
-            }
+            return #"{"event_date":"20240501","event_timestamp":"\#(micros)","event_name":"\#(name)","event_params":\#(params),"event_previous_timestamp":null,"event_value_in_usd":null,"event_bundle_sequence_id":"\#(row)","user_id":\#(user),"user_pseudo_id":"p\#(person)","user_properties":[],"user_first_touch_timestamp":"\#(micros)","device":{"category":"mobile","mobile_brand_name":"Apple","mobile_model_name":"iPhone","operating_system":"iOS","operating_system_version":"17.4","language":"en-us"},"geo":{"continent":"Europe","country":"\#(["United States", "Germany", "United Kingdom", "Japan"][person % 4])","region":"Berlin","city":"Berlin"},"app_info":{"id":"com.example.app","version":"6.13.0","firebase_app_id":"1:123:ios:abc","install_source":"com.apple.AppStore"},"traffic_source":{"name":"spring_\#(person % 7)","medium":"cpc","source":"\#(["google", "facebook", "(direct)", "tiktok"][person % 4])"},"stream_id":"123","platform":"\#(person % 2 == 0 ? "IOS" : "ANDROID")"}"#
         }
-        try output.write(Array(text.utf8))
-        output.close()
-        try VendorTranslation.writeNDJSON(from: vendor, source: .firebase, to: plain)
-        return (vendor, plain)
     }
 
     /// Writes `rows` Amplitude export events (one hourly file's form, not gzipped: a tenth
@@ -149,14 +118,12 @@ public enum VendorIngestBenchmark {
     public static func prepareAmplitude(rows: Int, directory: String) throws -> (vendor: String, plain: String) {
         let vendor = directory + "/123456_2024-05-01_0#0.json"
         let plain = directory + "/amplitude-translated.ndjson"
-        let output = try FileOutput(path: vendor)
-        var text = ""
         let base = 1_714_521_600
         let formatter = DateFormatter()
         formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.locale = Locale(identifier: "en_US_POSIX")
-        for row in 0..<rows {
+        return try write(rows: rows, vendor: vendor, plain: plain, source: .amplitude) { row in
             let person = row / 10
             let at = formatter.string(from: Date(timeIntervalSince1970: TimeInterval(base + (person % 2_000_000) + (row % 10) * 3600))) + ".\(String(format: "%06d", row % 1_000_000))"
             let user = person % 3 == 0 ? "null" : "\"u\(person)\""
@@ -165,7 +132,18 @@ public enum VendorIngestBenchmark {
             case 5: ("[Amplitude] Revenue", #"{"$productId":"gems","$price":1.99,"$quantity":1,"$currency":"USD"}"#, "1.99")
             default: ("Level Up", #"{"level":\#(row % 50),"mode":"story","score":\#(row % 977)}"#, "null")
             }
-            text += #"{"uuid":"a-\#(row)","event_type":"\#(type)","event_time":"\#(at)","server_upload_time":"\#(at)","user_id":\#(user),"device_id":"d-\#(person)","amplitude_id":\#(900_000 + person),"app":123456,"session_id":\#(base + person),"event_properties":\#(properties),"user_properties":{"plan":"pro","cohort":"spring"},"revenue":\#(revenue),"$insert_id":"i-\#(row)","country":"United States","city":"Austin","platform":"iOS","os_name":"ios","os_version":"17.4","device_brand":"Apple","device_model":"iPhone14-2","language":"English","library":"amplitude-swift/1.4.0"}"#
+            return #"{"uuid":"a-\#(row)","event_type":"\#(type)","event_time":"\#(at)","server_upload_time":"\#(at)","user_id":\#(user),"device_id":"d-\#(person)","amplitude_id":\#(900_000 + person),"app":123456,"session_id":\#(base + person),"event_properties":\#(properties),"user_properties":{"plan":"pro","cohort":"spring"},"revenue":\#(revenue),"$insert_id":"i-\#(row)","country":"United States","city":"Austin","platform":"iOS","os_name":"ios","os_version":"17.4","device_brand":"Apple","device_model":"iPhone14-2","language":"English","library":"amplitude-swift/1.4.0"}"#
+        }
+    }
+
+    /// Writes `header`, then each row's line from `line` (a megabyte at a time), into `vendor`, and
+    /// the file's funnel NDJSON translation into `plain`.
+    private static func write(rows: Int, header: String = "", vendor: String, plain: String, source: VendorSource,
+                              line: (Int) -> String) throws -> (vendor: String, plain: String) {
+        let output = try FileOutput(path: vendor)
+        var text = header
+        for row in 0..<rows {
+            text += line(row)
             text += "\n"
             if text.utf8.count > 1 << 20 {
                 try output.write(Array(text.utf8))
@@ -174,7 +152,7 @@ public enum VendorIngestBenchmark {
         }
         try output.write(Array(text.utf8))
         output.close()
-        try VendorTranslation.writeNDJSON(from: vendor, source: .amplitude, to: plain)
+        try VendorTranslation.writeNDJSON(from: vendor, source: source, to: plain)
         return (vendor, plain)
     }
 

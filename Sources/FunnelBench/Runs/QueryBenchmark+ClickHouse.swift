@@ -95,28 +95,9 @@ extension QueryBenchmark {
 
     /// Runs bench/chdb_query.py; nil (after saying why) when it cannot run.
     func runClickHouse(csv: URL, asOfDay: Int) throws -> ClickHouseSide? {
-        guard let script = DailyBenchmark.findScript(nil, relative: "bench/chdb_query.py") else {
-            say("ClickHouse: skipped: bench/chdb_query.py not found here or above the funnel binary")
-            return nil
-        }
-        let repository = script.deletingLastPathComponent().deletingLastPathComponent()
-        let candidates = duckdbPython.map { [$0] }
-            ?? [".venv-bench/bin/python", repository.appending(path: ".venv-bench/bin/python").path, "python3"]
-        guard let python = candidates.first(where: { DailyBenchmark.hasModule($0, "chdb") }) else {
-            say("ClickHouse: skipped: no Python with the chdb module (tried \(candidates.joined(separator: ", "))); run 'make bench-deps'")
-            return nil
-        }
-        say("ClickHouse: \(python) \(script.path) \(csv.path) ...")
-        let outcome = try DailyBenchmark.runProcess(
-            python, [script.path, csv.path, "--runs", String(runs), "--threads", "2", "--as-of", String(asOfDay)], captureError: false)
-        guard outcome.status == 0 else { throw CommandFailure("the ClickHouse side failed (exit \(outcome.status))") }
-        let decoder = JSONDecoder()
-        decoder.keyDecodingStrategy = .convertFromSnakeCase
-        do {
-            return try decoder.decode(ClickHouseSide.self, from: outcome.output)
-        } catch {
-            throw CommandFailure("bench/chdb_query.py printed what is not its JSON: \(error)")
-        }
+        try runPeer(label: "ClickHouse", failure: "the ClickHouse side (bench/chdb_query.py)", script: nil,
+                    relative: "bench/chdb_query.py", module: "chdb",
+                    arguments: [csv.path, "--runs", String(runs), "--threads", "2", "--as-of", String(asOfDay)])
     }
 
     /// Prints funnel beside ClickHouse: the times, their ratios, storage; returns what differs.

@@ -135,27 +135,37 @@ public struct QueryBenchmark {
 
     /// Runs bench/duckdb_funnel.py; nil (after saying why) when it cannot run.
     private func runBaseline(csv: URL) throws -> BenchFunnelBaseline? {
-        guard let script = DailyBenchmark.findScript(duckdbScript, relative: "bench/duckdb_funnel.py") else {
-            say("DuckDB baseline: skipped: bench/duckdb_funnel.py not found here or above the funnel binary (give --duckdb-script PATH)")
+        try runPeer(label: "DuckDB baseline", failure: "the DuckDB baseline", script: duckdbScript, relative: "bench/duckdb_funnel.py",
+                    module: "duckdb", arguments: [csv.path, "--runs", String(runs)],
+                    scriptHint: " (give --duckdb-script PATH)", pythonHint: ", then --duckdb-python .venv-bench/bin/python")
+    }
+
+    /// Runs a peer's script (`script`, else `relative` here or above the funnel binary) with the
+    /// first Python that imports `module` (`--duckdb-python`, else the bench venv, else python3)
+    /// and decodes the JSON it prints; nil, after saying why, when it cannot run.
+    func runPeer<Output: Decodable>(label: String, failure: String, script given: String?, relative: String, module: String,
+                                    arguments: [String], scriptHint: String = "", pythonHint: String = "") throws -> Output? {
+        guard let script = DailyBenchmark.findScript(given, relative: relative) else {
+            say("\(label): skipped: \(relative) not found here or above the funnel binary\(scriptHint)")
             return nil
         }
         let repository = script.deletingLastPathComponent().deletingLastPathComponent()
         let candidates = duckdbPython.map { [$0] }
             ?? [".venv-bench/bin/python", repository.appending(path: ".venv-bench/bin/python").path, "python3"]
-        guard let python = candidates.first(where: DailyBenchmark.hasDuckDB) else {
-            say("DuckDB baseline: skipped: no Python with the duckdb module (tried \(candidates.joined(separator: ", "))); "
-                + "run 'make bench-deps', then --duckdb-python .venv-bench/bin/python")
+        guard let python = candidates.first(where: { DailyBenchmark.hasModule($0, module) }) else {
+            say("\(label): skipped: no Python with the \(module) module (tried \(candidates.joined(separator: ", "))); "
+                + "run 'make bench-deps'\(pythonHint)")
             return nil
         }
-        say("DuckDB baseline: \(python) \(script.path) \(csv.path) ...")
-        let outcome = try DailyBenchmark.runProcess(python, [script.path, csv.path, "--runs", String(runs)], captureError: false)
-        guard outcome.status == 0 else { throw CommandFailure("the DuckDB baseline failed (exit \(outcome.status))") }
+        say("\(label): \(python) \(script.path) \(arguments[0]) ...")
+        let outcome = try DailyBenchmark.runProcess(python, [script.path] + arguments, captureError: false)
+        guard outcome.status == 0 else { throw CommandFailure("\(failure) failed (exit \(outcome.status))") }
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         do {
-            return try decoder.decode(BenchFunnelBaseline.self, from: outcome.output)
+            return try decoder.decode(Output.self, from: outcome.output)
         } catch {
-            throw CommandFailure("the DuckDB baseline printed what is not its JSON: \(error)")
+            throw CommandFailure("\(failure) printed what is not its JSON: \(error)")
         }
     }
 }

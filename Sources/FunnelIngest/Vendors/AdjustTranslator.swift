@@ -84,21 +84,9 @@ struct AdjustTranslator: VendorTranslator {
             writer.prefixed("event_id", prefix: "adj-i-", installedAt.withUnsafeBufferPointer { VendorBytes.fingerprint(deviceID, $0) })
             person(row, &writer)
             writer.string("installed_at", installedAt)
-            let source = row.trimmed(network)
-            if source.isEmpty || VendorBytes.equalsIgnoringCase(source, "organic") || VendorBytes.equalsIgnoringCase(row.trimmed(organic), "1") {
-                writer.string("network", Array("organic".utf8))
-            } else {
-                writer.string("network", source)
-            }
-            writer.string("campaign", row.trimmed(campaign))
-            writer.string("adset", row.trimmed(adgroup))
-            writer.string("creative", row.trimmed(creative))
-            let code = row.trimmed(country)
-            if !code.isEmpty { writer.string("country", VendorBytes.country(code)) }
-            let system = row.trimmed(os)
-            if VendorBytes.equalsIgnoringCase(system, "ios") || VendorBytes.equalsIgnoringCase(system, "android") {
-                writer.string("platform", system)
-            }
+            writer.attribution(network: row.trimmed(network), organic: VendorBytes.equalsIgnoringCase(row.trimmed(organic), "1"),
+                               campaign: row.trimmed(campaign), adset: row.trimmed(adgroup), creative: row.trimmed(creative),
+                               country: row.trimmed(country), platform: row.trimmed(os))
             writer.end()
             return .row
         }

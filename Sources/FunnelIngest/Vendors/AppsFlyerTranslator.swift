@@ -71,21 +71,8 @@ struct AppsFlyerTranslator: VendorTranslator {
             writer.prefixed("event_id", prefix: "af-i-", VendorBytes.fingerprint(deviceID, installed))
             person(row, &writer)
             writer.string("installed_at", installed)
-            let source = row.trimmed(media)
-            if source.isEmpty || VendorBytes.equalsIgnoringCase(source, "organic") {
-                writer.string("network", Array("organic".utf8))
-            } else {
-                writer.string("network", source)
-            }
-            writer.string("campaign", row.trimmed(campaign))
-            writer.string("adset", row.trimmed(adset))
-            writer.string("creative", row.trimmed(ad))
-            let code = row.trimmed(country)
-            if !code.isEmpty { writer.string("country", VendorBytes.country(code)) }
-            let os = row.trimmed(platform)
-            if VendorBytes.equalsIgnoringCase(os, "ios") || VendorBytes.equalsIgnoringCase(os, "android") {
-                writer.string("platform", os)
-            }
+            writer.attribution(network: row.trimmed(media), campaign: row.trimmed(campaign), adset: row.trimmed(adset),
+                               creative: row.trimmed(ad), country: row.trimmed(country), platform: row.trimmed(platform))
             writer.end()
             return .row
         }

@@ -29,6 +29,26 @@ struct NDJSONWriter {
         value.withUnsafeBufferPointer { string(key, $0) }
     }
 
+    /// An install's attribution as an MMP's raw report gives it: the network (`organic` when
+    /// empty, named organic, or `organic` is set), campaign, adset and creative, the country as an
+    /// ISO code, and the platform when it is iOS or Android.
+    mutating func attribution(network: UnsafeBufferPointer<UInt8>, organic: Bool = false, campaign: UnsafeBufferPointer<UInt8>,
+                              adset: UnsafeBufferPointer<UInt8>, creative: UnsafeBufferPointer<UInt8>,
+                              country: UnsafeBufferPointer<UInt8>, platform: UnsafeBufferPointer<UInt8>) {
+        if organic || network.isEmpty || VendorBytes.equalsIgnoringCase(network, "organic") {
+            string("network", Array("organic".utf8))
+        } else {
+            string("network", network)
+        }
+        string("campaign", campaign)
+        string("adset", adset)
+        string("creative", creative)
+        if !country.isEmpty { string("country", VendorBytes.country(country)) }
+        if VendorBytes.equalsIgnoringCase(platform, "ios") || VendorBytes.equalsIgnoringCase(platform, "android") {
+            string("platform", platform)
+        }
+    }
+
     /// `,"key":"prefix-value"`: an identifier with a vendor prefix.
     mutating func prefixed(_ key: StaticString, prefix: StaticString, _ value: [UInt8]) {
         keyPrefix(key)
